@@ -1,0 +1,75 @@
+/** `check` as a library call: load the vault, run the rules, summarize. */
+import { loadConfig } from './config/load.js';
+import type { Config } from './config/schema.js';
+import { runRules } from './rules/engine.js';
+import type { Finding } from './rules/types.js';
+import { loadVault } from './vault/load.js';
+import type { IndexInfo, Vault, VaultKind } from './vault/model.js';
+import { VERSION } from './version.js';
+
+export interface CheckOptions {
+  readonly config?: Config;
+  readonly configFile?: string;
+  readonly kind?: VaultKind;
+}
+
+export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
+
+export interface CheckResult {
+  readonly vault: Vault;
+  readonly findings: readonly Finding[];
+  readonly summary: Summary;
+  /** A rule crashed: the result is incomplete (exit 2). */
+  readonly crashed: boolean;
+}
+
+export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
+  let errors = 0, warnings = 0, infos = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'warning') warnings++;
+    else infos++;
+  }
+  const notes = vault.kind === 'hermes' ? vault.stores.reduce((n, s) => n + s.entries.length, 0) : vault.notes.length;
+  return { notes, errors, warnings, infos };
+}
+
+export function checkLoadedVault(vault: Vault): CheckResult {
+  const { findings, crashed } = runRules(vault);
+  return { vault, findings, summary: summarize(vault, findings), crashed };
+}
+
+export function checkVault(dir: string, options: CheckOptions = {}): CheckResult {
+  const config = options.config ?? loadConfig(dir, options.configFile).config;
+  const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) });
+  return checkLoadedVault(vault);
+}
+
+/** The JSON object of the contract (`memlint check --format json`). */
+export function toJsonReport(result: CheckResult): Record<string, unknown> {
+  const { vault } = result;
+  const out: Record<string, unknown> = {
+    tool: 'memlint',
+    version: VERSION,
+    vault: vault.root,
+    kind: vault.kind,
+    summary: result.summary,
+  };
+  if (vault.kind === 'claude') out.index = indexJson(vault.indexInfo);
+  if (vault.kind === 'hermes') out.stores = vault.stores.map((s) => ({ file: s.file, chars: s.chars, maxChars: s.maxChars, entries: s.entries.length }));
+  out.findings = result.findings;
+  return out;
+}
+
+function indexJson(info: IndexInfo | null): Record<string, unknown> | null {
+  if (!info) return null;
+  return {
+    file: info.file,
+    lines: info.lines,
+    bytes: info.bytes,
+    maxLines: info.maxLines,
+    maxBytes: info.maxBytes,
+    loadedLines: info.loadedLines,
+    lostEntries: info.lostEntries.map((e) => ({ line: e.line, target: e.target, text: e.text })),
+  };
+}

@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { configSchema, type Config } from './schema.js';
+import { ConfigError } from '../util/errors.js';
+
+export const CONFIG_FILES = ['memlint.config.json', '.memlintrc.json'] as const;
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** The file it came from, or null for defaults. */
+  readonly source: string | null;
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new ConfigError(`config ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function parseConfig(raw: unknown, source: string): Config {
+  const result = configSchema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => {
+    const where = i.path.length ? i.path.join('.') : '(top level)';
+    return `${where}: ${i.message}`;
+  });
+  throw new ConfigError(`invalid config ${source}: ${issues.join('; ')}`);
+}
+
+/** --config FILE, else memlint.config.json / .memlintrc.json / package.json#memlint in the vault. */
+export function loadConfig(vaultDir: string, explicit?: string): LoadedConfig {
+  if (explicit) {
+    const file = resolve(explicit);
+    return { config: parseConfig(readJson(file), file), source: file };
+  }
+  for (const name of CONFIG_FILES) {
+    const file = join(vaultDir, name);
+    if (existsSync(file)) return { config: parseConfig(readJson(file), file), source: file };
+  }
+  const pkg = join(vaultDir, 'package.json');
+  if (existsSync(pkg)) {
+    const data = readJson(pkg) as { memlint?: unknown } | null;
+    if (data && typeof data === 'object' && 'memlint' in data) {
+      return { config: parseConfig(data.memlint, `${pkg}#memlint`), source: pkg };
+    }
+  }
+  return { config: parseConfig({}, 'defaults'), source: null };
+}

@@ -1,0 +1,54 @@
+/** The one source of truth for memlint's configuration. The JSON Schema in schema/ is generated from it. */
+import { z } from 'zod';
+
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export const severitySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof severitySchema>;
+
+const ruleSetting = z.union([
+  z.enum(['off', ...SEVERITIES]),
+  z.object({ severity: z.enum(['off', ...SEVERITIES]).optional(), options: z.record(z.string(), z.unknown()).optional() }).strict(),
+]);
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    kind: z.enum(['claude', 'hermes']).optional().describe('Vault kind; detected when absent.'),
+    index: z
+      .object({
+        file: z.string().default('MEMORY.md'),
+        maxLines: z.number().int().positive().default(200),
+        maxBytes: z.number().int().positive().default(25_000),
+        headroom: z.number().gt(0).lte(1).default(0.9).describe('index/near-budget warns past this share of either limit.'),
+      })
+      .strict()
+      .default({ file: 'MEMORY.md', maxLines: 200, maxBytes: 25_000, headroom: 0.9 }),
+    catalog: z
+      .object({
+        file: z.string().default('CATALOG.md'),
+        required: z.boolean().default(false).describe('Report catalog/stale even when the catalog file does not exist yet.'),
+      })
+      .strict()
+      .default({ file: 'CATALOG.md', required: false }),
+    secondaryIndexes: z.array(z.string()).default([]).describe('Other index files (MEMORY-archive.md, CURRENT.md) whose links make notes reachable.'),
+    ignore: z.array(z.string()).default([]).describe('Globs (relative to the vault) of markdown files that are not notes.'),
+    types: z.array(z.string().min(1)).default(['user', 'feedback', 'project', 'reference']).describe('Allowed values of `type`.'),
+    maxFileBytes: z.number().int().positive().default(2_000_000).describe('Larger files are reported and not parsed.'),
+    root: z.string().optional().describe('Project root for consolidate path checks.'),
+    hermes: z
+      .object({
+        budgets: z.record(z.string(), z.number().int().positive()).default({ 'MEMORY.md': 2200, 'USER.md': 1375 }),
+        nearBudget: z.number().gt(0).lte(1).default(0.8),
+      })
+      .strict()
+      .default({ budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 }),
+    rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}

@@ -1,0 +1,17 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export interface Writable { write(chunk: string): unknown; isTTY?: boolean }
+
+export interface IO {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** Reads all of standard input (guard drafts, hook payloads). */
+  readonly readStdin: () => Promise<string>;
+  readonly stdinIsTTY: boolean;
+}
+
+export function useColor(io: IO, stream: Writable): boolean {
+  return Boolean(stream.isTTY) && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
+}

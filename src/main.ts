@@ -1,0 +1,88 @@
+/** The CLI: a table of lazily loaded commands, typed errors caught in one place. */
+import type { IO } from './io.js';
+import { MemlintError, UsageError } from './util/errors.js';
+import { VERSION } from './version.js';
+
+export interface CommandModule {
+  run(args: string[], io: IO): Promise<number>;
+}
+
+interface CommandEntry {
+  readonly usage: string;
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: {
+    usage: 'memlint check [VAULT] [--format pretty|json|sarif|github] [--config FILE] [--kind claude|hermes]',
+    summary: 'check the index budget, links, orphans, front matter and catalog',
+    load: () => import('./commands/check.js'),
+  },
+  catalog: {
+    usage: 'memlint catalog [VAULT] [--write | --check] [--config FILE]',
+    summary: 'print, write (--write) or verify (--check) the catalog of every note',
+    load: () => import('./commands/catalog.js'),
+  },
+  hook: {
+    usage: 'memlint hook install [VAULT] [--force]',
+    summary: 'install a git pre-commit hook that runs check when memory files are staged',
+    load: () => import('./commands/hook.js'),
+  },
+  rules: {
+    usage: 'memlint rules [--format json|markdown]',
+    summary: 'list every rule with its id, severity, why it matters and how to fix it',
+    load: () => import('./commands/rules.js'),
+  },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    `memlint ${VERSION} — keeps an AI agent's long-term memory healthy`,
+    '',
+    'Usage: memlint <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Every command takes --help. Exit codes: 0 clean, 1 problems at error severity, 2 could not run.',
+    'Add --debug to see the stack trace of an internal error.',
+    '',
+  ].join('\n');
+}
+
+export async function main(io: IO): Promise<number> {
+  const args = [...io.argv];
+  const debug = args.includes('--debug');
+  const rest = args.filter((a) => a !== '--debug');
+  const [name, ...commandArgs] = rest;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout.write(helpText());
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!entry) throw new UsageError(`unknown command '${name}'. Run 'memlint --help' for the list.`);
+    if (commandArgs.includes('--help') || commandArgs.includes('-h')) {
+      io.stdout.write(`Usage: ${entry.usage}\n\n${entry.summary}\n`);
+      return 0;
+    }
+    const command = await entry.load();
+    return await command.run(commandArgs, io);
+  } catch (e) {
+    if (e instanceof MemlintError) {
+      io.stderr.write(`memlint: ${e.message}\n`);
+      return 2;
+    }
+    const err = e as Error;
+    io.stderr.write(`memlint: internal error: ${err?.message ?? String(e)}${debug ? '' : ' (run again with --debug for the stack trace)'}\n`);
+    if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
+    return 2;
+  }
+}

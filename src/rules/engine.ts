@@ -1,0 +1,89 @@
+/** Runs rules over a vault: severities from config, crashes contained, output sorted. */
+import type { Severity } from '../config/schema.js';
+import type { Vault } from '../vault/model.js';
+import { RULES } from './index.js';
+import type { Finding, Report, Rule } from './types.js';
+
+export function renderMessage(template: string, data: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in data ? String(data[key]) : m));
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  if (a.line !== b.line) return a.line - b.line;
+  if (a.column !== b.column) return a.column - b.column;
+  if (a.ruleId !== b.ruleId) return a.ruleId < b.ruleId ? -1 : 1;
+  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+}
+
+export interface RunResult {
+  readonly findings: readonly Finding[];
+  /** True when a rule threw: the run is incomplete (exit 2). */
+  readonly crashed: boolean;
+}
+
+function configuredSeverity(vault: Vault, id: string): Severity | 'off' | undefined {
+  const setting = vault.config.rules[id];
+  if (setting === undefined) return undefined;
+  return typeof setting === 'string' ? setting : setting.severity;
+}
+
+export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): RunResult {
+  const findings: Finding[] = [];
+  let crashed = false;
+  for (const rule of rules) {
+    if (!rule.meta.kinds.includes(vault.kind)) continue;
+    const configured = configuredSeverity(vault, rule.id);
+    if (configured === 'off') continue;
+    const setting = vault.config.rules[rule.id];
+    const rawOptions = typeof setting === 'object' ? (setting.options ?? {}) : {};
+    let options: unknown = rawOptions;
+    if (rule.meta.options) {
+      const parsed = rule.meta.options.safeParse(rawOptions);
+      if (!parsed.success) {
+        findings.push(internal(rule.id, `invalid options for ${rule.id}: ${parsed.error.issues.map((i) => i.message).join('; ')}`));
+        crashed = true;
+        continue;
+      }
+      options = parsed.data;
+    }
+    const report = (r: Report): void => {
+      const file = typeof r.file === 'string' ? null : r.file;
+      const path = typeof r.file === 'string' ? r.file : r.file.path;
+      let line = r.line ?? 1;
+      let column = r.column ?? 1;
+      let endLine: number | undefined;
+      let endColumn: number | undefined;
+      if (file && r.offset !== undefined) {
+        ({ line, column } = file.position(r.offset));
+        if (r.length !== undefined && r.length > 0) ({ line: endLine, column: endColumn } = file.position(r.offset + r.length));
+      }
+      const template = rule.meta.messages[r.messageId];
+      if (template === undefined) throw new Error(`rule ${rule.id} has no message '${r.messageId}'`);
+      const data = r.data ?? {};
+      findings.push({
+        ruleId: rule.id,
+        severity: configured ?? r.severity ?? rule.meta.severity,
+        file: path,
+        line,
+        column,
+        ...(endLine !== undefined ? { endLine, endColumn } : {}),
+        message: renderMessage(template, data),
+        data,
+        ...(r.related ? { related: r.related } : {}),
+      });
+    };
+    try {
+      rule.check({ vault, options, report } as never);
+    } catch (e) {
+      crashed = true;
+      findings.push(internal(rule.id, `rule ${rule.id} crashed: ${(e as Error).message}`));
+    }
+  }
+  findings.sort(compareFindings);
+  return { findings, crashed };
+}
+
+function internal(ruleId: string, message: string): Finding {
+  return { ruleId: 'internal/rule-crashed', severity: 'error', file: '.', line: 1, column: 1, message, data: { rule: ruleId } };
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { Severity } from '../config/schema.js';
+import type { Vault, VaultFile, VaultKind } from '../vault/model.js';
+
+export interface RelatedLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export interface Finding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  readonly message: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly related?: readonly RelatedLocation[];
+}
+
+export interface Report {
+  readonly messageId: string;
+  readonly file: VaultFile | string;
+  /** Offset in the file's text; or give line/column directly. */
+  readonly offset?: number;
+  readonly length?: number;
+  readonly line?: number;
+  readonly column?: number;
+  readonly data?: Record<string, unknown>;
+  /** Overrides the rule's default severity for this one finding (the config still wins). */
+  readonly severity?: Severity;
+  readonly related?: readonly RelatedLocation[];
+}
+
+export interface RuleContext<Options> {
+  readonly vault: Vault;
+  readonly options: Options;
+  report(r: Report): void;
+}
+
+export interface RuleMeta<Options> {
+  readonly description: string;
+  readonly severity: Severity;
+  readonly tags: readonly string[];
+  /** Why the rule matters and how to fix a finding: rendered into README and `--help`. */
+  readonly docs: { readonly why: string; readonly fix: string };
+  /** Message templates; `{name}` is replaced by `data.name`. */
+  readonly messages: Readonly<Record<string, string>>;
+  readonly kinds: readonly VaultKind[];
+  readonly options?: z.ZodType<Options>;
+}
+
+export interface Rule<Options = Record<string, never>> {
+  readonly id: string;
+  readonly meta: RuleMeta<Options>;
+  check(ctx: RuleContext<Options>): void;
+}
+
+export function defineRule<Options = Record<string, never>>(rule: Rule<Options>): Rule<Options> {
+  return rule;
+}

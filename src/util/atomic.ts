@@ -1,0 +1,40 @@
+/** Atomic file replacement: temp file in the same folder, fsync, rename, fsync the folder. */
+import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is still atomic there.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+  const dir = dirname(file);
+  let keepMode = mode;
+  if (keepMode === undefined) {
+    try { keepMode = statSync(file).mode & 0o7777; } catch { keepMode = 0o644; }
+  }
+  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', keepMode);
+  try {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw e;
+  }
+  closeSync(fd);
+  chmodSync(tmp, keepMode);
+  renameSync(tmp, file);
+  fsyncDir(dir);
+}

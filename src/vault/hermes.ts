@@ -1,0 +1,42 @@
+/** Hermes-style stores: entries separated by a line holding only `§`, measured as Hermes does. */
+import { createHash } from 'node:crypto';
+import type { HermesEntry, HermesStore, VaultFile } from './model.js';
+
+export const ENTRY_SEPARATOR = '\n§\n';
+
+/** Character count as Hermes (Python) measures it: code points of the stripped entries joined. */
+export function hermesChars(text: string): number {
+  const joined = splitEntries(text).map((e) => e.text).join(ENTRY_SEPARATOR);
+  let n = 0;
+  for (const _ of joined) n++;
+  return n;
+}
+
+export function splitEntries(text: string): { text: string; offset: number }[] {
+  const out: { text: string; offset: number }[] = [];
+  let start = 0;
+  for (;;) {
+    const at = text.indexOf(ENTRY_SEPARATOR, start);
+    const chunk = text.slice(start, at === -1 ? undefined : at);
+    const stripped = chunk.trim();
+    if (stripped !== '') out.push({ text: stripped, offset: start + chunk.indexOf(stripped) });
+    if (at === -1) break;
+    start = at + ENTRY_SEPARATOR.length; // non-overlapping, like Python str.split
+  }
+  return out;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function readStore(file: VaultFile, maxChars: number): HermesStore {
+  const entries: HermesEntry[] = splitEntries(file.text).map((e, i) => ({
+    index: i + 1,
+    text: e.text,
+    offset: e.offset,
+    line: file.position(e.offset).line,
+    sha256: sha256Hex(e.text),
+  }));
+  return { file: file.path, chars: hermesChars(file.text), maxChars, entries };
+}

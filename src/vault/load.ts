@@ -1,0 +1,119 @@
+/** Builds the immutable Vault model that every command reads. */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import picomatch from 'picomatch';
+import type { Config } from '../config/schema.js';
+import { VaultError } from '../util/errors.js';
+import { discover, type DiscoveredFile } from './discover.js';
+import { readMarkdownFile, type ParsedFile } from './file.js';
+import { readStore } from './hermes.js';
+import { readIndex } from './index-file.js';
+import type { FileRole, Link, Vault, VaultFile, VaultKind } from './model.js';
+import { buildLookup, resolveLink } from './resolve.js';
+
+export interface LoadOptions {
+  readonly config: Config;
+  readonly kind?: VaultKind;
+}
+
+const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
+const HERMES_STORES = new Set(['MEMORY.md', 'USER.md']);
+
+function detectKind(files: readonly DiscoveredFile[], read: (f: DiscoveredFile) => string): VaultKind {
+  const top = files.filter((f) => !f.path.includes('/'));
+  const stores = top.filter((f) => HERMES_STORES.has(f.path));
+  if (stores.length === 0) return 'claude';
+  if (stores.some((f) => /(^|\n)§\r?(\n|$)/.test(read(f)))) return 'hermes';
+  const others = files.filter((f) => !HERMES_STORES.has(f.path));
+  return stores.length === 2 && others.length === 0 ? 'hermes' : 'claude';
+}
+
+function freezeFile(parsed: ParsedFile, links: Link[]): VaultFile {
+  const { scan, ...rest } = parsed;
+  return Object.freeze({ ...rest, links: Object.freeze(links), codeRanges: scan.codeRanges });
+}
+
+export function loadVault(dir: string, options: LoadOptions): Vault {
+  const root = resolve(dir);
+  let st;
+  try {
+    st = statSync(root);
+  } catch (e) {
+    throw new VaultError(`cannot read vault ${root}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`);
+  }
+  if (!st.isDirectory()) throw new VaultError(`vault ${root} is not a folder`);
+  const { config } = options;
+  let found;
+  try {
+    found = discover(root);
+  } catch (e) {
+    throw new VaultError(`cannot list vault ${root}: ${(e as Error).message}`);
+  }
+  const isIgnored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
+  const parsedCache = new Map<string, ParsedFile>();
+  const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
+    let p = parsedCache.get(f.path);
+    if (!p || p.role !== role) {
+      p = readMarkdownFile(f.path, f.absPath, role, f.stats, config.maxFileBytes);
+      parsedCache.set(f.path, p);
+    }
+    return p;
+  };
+  const kind = options.kind ?? config.kind ?? detectKind(found.markdown, (f) => parse(f, 'hermes-store').text);
+  const secondary = new Set(config.secondaryIndexes);
+  const parsed: ParsedFile[] = [];
+  const other = [...found.other];
+  const skipped = [...found.skipped];
+  for (const f of found.markdown) {
+    let role: FileRole = 'note';
+    if (kind === 'hermes' && (HERMES_STORES.has(f.path) || f.path in config.hermes.budgets)) role = 'hermes-store';
+    else if (f.path === config.index.file) role = 'index';
+    else if (f.path === config.catalog.file) role = 'catalog';
+    else if (secondary.has(f.path) || SECONDARY_INDEX.test(f.path)) role = 'secondary-index';
+    else if (isIgnored(f.path)) {
+      other.push(f.path);
+      skipped.push({ path: f.path, reason: 'ignored', detail: 'matches `ignore` in config' });
+      continue;
+    }
+    try {
+      parsed.push(parse(f, role));
+    } catch (e) {
+      skipped.push({ path: f.path, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+    }
+  }
+  const notes = parsed.filter((p) => p.role === 'note');
+  const lookup = buildLookup(notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), parsed.map((p) => p.path), other);
+  const files = parsed.map((p) =>
+    freezeFile(
+      p,
+      p.scan.links.map((l) => {
+        const pos = p.position(l.offset);
+        return Object.freeze({ ...l, line: pos.line, column: pos.column, ...resolveLink(p.path, l, lookup, root) });
+      }),
+    ),
+  );
+  const byPath = new Map(files.map((f) => [f.path, f] as const));
+  const index = files.find((f) => f.role === 'index') ?? null;
+  const stores = kind === 'hermes'
+    ? files.filter((f) => f.role === 'hermes-store').map((f) => Object.freeze(readStore(f, config.hermes.budgets[f.path] ?? config.hermes.budgets['MEMORY.md'] ?? 2200)))
+    : [];
+  return Object.freeze({
+    root,
+    kind,
+    config,
+    files: Object.freeze(files),
+    notes: Object.freeze(files.filter((f) => f.role === 'note')),
+    index,
+    indexInfo: index && kind === 'claude' ? Object.freeze(readIndex(index, config.index)) : null,
+    catalog: files.find((f) => f.role === 'catalog') ?? null,
+    secondaryIndexes: Object.freeze(files.filter((f) => f.role === 'secondary-index')),
+    stores: Object.freeze(stores),
+    skipped: Object.freeze(skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))),
+    byPath,
+    otherFiles: new Set(other),
+  });
+}
+
+export function vaultExists(dir: string): boolean {
+  return existsSync(dir);
+}

@@ -1,0 +1,130 @@
+/** The vault model: loaded once, frozen, read by every rule, stage and command. */
+import type { Config } from '../config/schema.js';
+import type { Frontmatter } from './frontmatter.js';
+import type { LinkKind } from './scan.js';
+import type { DecodeProblem, Position } from './text.js';
+
+export type VaultKind = 'claude' | 'hermes';
+export type FileRole = 'note' | 'index' | 'catalog' | 'secondary-index' | 'hermes-store';
+
+export interface NoteMeta {
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly type: string | null;
+  /** `metadata.modified`, else a top-level `modified`. */
+  readonly modified: string | null;
+  /** `metadata.originSessionId`, else a top-level `originSessionId`. */
+  readonly origin: string | null;
+  /** Which of the three real-world shapes the front matter has. */
+  readonly shape: 'flat' | 'nested-metadata' | 'flat-with-origin' | 'none';
+}
+
+export type Resolution =
+  | 'path' // a markdown link or mention to an existing file
+  | 'stem' // a wikilink matching a file stem
+  | 'name' // a wikilink matching a note's `name`
+  | 'folded' // a wikilink matching only after folding case and -/_
+  | 'missing'
+  | 'outside' // climbs out of the vault: cannot be verified
+  | 'external' // a URL or an anchor
+  | 'not-markdown'; // a link to a file that is not markdown
+
+export interface Link {
+  readonly kind: LinkKind;
+  readonly target: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly line: number;
+  readonly column: number;
+  /** Vault-relative path of the file it points to, when it points to one in the vault. */
+  readonly resolved: string | null;
+  readonly resolution: Resolution;
+  /** For a missing wikilink: the closest existing stem or name. */
+  readonly suggestion: string | null;
+}
+
+export interface VaultFile {
+  /** Vault-relative, `/`-separated. */
+  readonly path: string;
+  readonly absPath: string;
+  readonly role: FileRole;
+  /** File name without `.md`. */
+  readonly stem: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  readonly bom: boolean;
+  readonly crlf: boolean;
+  readonly problem: DecodeProblem | null;
+  readonly frontmatter: Frontmatter | null;
+  readonly bodyOffset: number;
+  readonly meta: NoteMeta;
+  readonly links: readonly Link[];
+  readonly codeRanges: readonly (readonly [number, number])[];
+  /** 1-based line/column of an offset in `text` (front matter included). */
+  position(offset: number): Position;
+  lineCount(): number;
+}
+
+export interface IndexEntry {
+  readonly line: number;
+  readonly text: string;
+  /** The note the line links (vault-relative), the unresolved target, or null. */
+  readonly target: string | null;
+}
+
+export interface IndexInfo {
+  readonly file: string;
+  readonly lines: number;
+  readonly bytes: number;
+  readonly maxLines: number;
+  readonly maxBytes: number;
+  readonly loadedLines: number;
+  readonly entries: readonly IndexEntry[];
+  readonly lostEntries: readonly IndexEntry[];
+}
+
+export type SkipReason = 'symlink-outside' | 'symlink-broken' | 'symlink-duplicate' | 'unreadable' | 'ignored';
+
+export interface SkippedEntry {
+  readonly path: string;
+  readonly reason: SkipReason;
+  readonly detail: string;
+}
+
+export interface HermesEntry {
+  /** 1-based entry number, as Hermes counts them (empty entries dropped). */
+  readonly index: number;
+  /** The entry stripped of surrounding white space, as Hermes stores it. */
+  readonly text: string;
+  readonly offset: number;
+  readonly line: number;
+  readonly sha256: string;
+}
+
+export interface HermesStore {
+  readonly file: string;
+  readonly chars: number;
+  readonly maxChars: number;
+  readonly entries: readonly HermesEntry[];
+}
+
+export interface Vault {
+  readonly root: string;
+  readonly kind: VaultKind;
+  readonly config: Config;
+  /** Every markdown file read, sorted by path. */
+  readonly files: readonly VaultFile[];
+  readonly notes: readonly VaultFile[];
+  readonly index: VaultFile | null;
+  readonly indexInfo: IndexInfo | null;
+  readonly catalog: VaultFile | null;
+  readonly secondaryIndexes: readonly VaultFile[];
+  readonly stores: readonly HermesStore[];
+  readonly skipped: readonly SkippedEntry[];
+  readonly byPath: ReadonlyMap<string, VaultFile>;
+  /** Every other file that exists in the vault (non-markdown, ignored markdown): valid link targets. */
+  readonly otherFiles: ReadonlySet<string>;
+}

@@ -1,0 +1,303 @@
+/**
+ * A fast reading of the parts of markdown that memlint needs: links, wikilinks, backticked file
+ * mentions, and the code that must be skipped when looking for them. A full remark parse costs
+ * ~30x reading the file; test/scan-differential.test.ts proves this scanner reads links and code the
+ * way remark-parse does on every corpus note and on generated edge cases.
+ */
+
+export type LinkKind = 'markdown' | 'definition' | 'wikilink' | 'mention';
+
+export interface ScannedLink {
+  readonly kind: LinkKind;
+  /** Destination as written (markdown), the name part of a wikilink, or the mentioned file name. */
+  readonly target: string;
+  /** Offset of the first character of the construct in the file text. */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface ScanResult {
+  readonly links: readonly ScannedLink[];
+  /** [start, end) offsets of code blocks, code spans and HTML comments / blocks. */
+  readonly codeRanges: readonly (readonly [number, number])[];
+}
+
+const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)/;
+const HTML_BLOCK_TAG =
+  /^ {0,3}<\/?(address|article|aside|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|nav|ol|p|param|section|summary|table|tbody|td|tfoot|th|thead|title|tr|ul)(?:\s|\/?>|$)/i;
+const HTML_RAW_TAG = /^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)/i;
+const DEFINITION = /^ {0,3}\[((?:[^\]\\]|\\.)+)\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]*>|[^\s<][^\s]*)/;
+/** `[[name]]`, `[[name|alias]]`, `[[name#heading]]` — not bash's `[[ -f x ]]` or `[["k"]]`. */
+const WIKILINK_INNER = /^[^\s"'`:[\]|#$-][^[\]\n]*$/;
+const MENTION = /^[^\s`]+\.md$/i;
+const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
+
+function indentWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += ch === '\t' ? 4 - (w % 4) : 1;
+  return w;
+}
+
+interface Line { start: number; end: number; text: string }
+
+function linesOf(text: string, from: number): Line[] {
+  const out: Line[] = [];
+  let start = from;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const raw = text.slice(start, end);
+    out.push({ start, end, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw });
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+export function scanMarkdown(text: string, from = 0): ScanResult {
+  const links: ScannedLink[] = [];
+  const code: [number, number][] = [];
+  const lines = linesOf(text, from);
+  let unitStart = -1;
+  let unitEnd = -1;
+  const flush = (): void => {
+    if (unitStart !== -1) scanInline(text, unitStart, unitEnd, links, code);
+    unitStart = -1;
+  };
+  let prevBlank = true;
+  let inList = false;
+  let listContent = 0;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const t = line.text;
+    if (t.trim() === '') {
+      flush();
+      prevBlank = true;
+      i++;
+      continue;
+    }
+    const indent = indentWidth(/^[ \t]*/.exec(t)![0]);
+    const stripped = t.replace(/^(?:[ \t]*>[ \t]?)+/, '');
+    const fence = FENCE_OPEN.exec(stripped);
+    const fenceIndentOk = fence && (indentWidth(fence[1]!) <= 3 || (inList && indentWidth(fence[1]!) < listContent + 4));
+    if (fence && fenceIndentOk && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
+      flush();
+      const marker = fence[2]!;
+      const closeRe = new RegExp(`^[ \\t]*(?:>[ \\t]?)*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+      let j = i + 1;
+      while (j < lines.length && !closeRe.test(lines[j]!.text)) {
+        if (inList && lines[j]!.text.trim() !== '' && indentWidth(/^[ \t]*/.exec(lines[j]!.text)![0]) < listContent && indent >= listContent && indent > 3) break;
+        j++;
+      }
+      const last = lines[Math.min(j, lines.length - 1)]!;
+      code.push([line.start, j < lines.length ? last.end : text.length]);
+      i = j + 1;
+      prevBlank = false;
+      continue;
+    }
+    if (indent <= 3 && /^[ \t]*<!--/.test(t)) {
+      flush();
+      let j = i;
+      while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? t.indexOf('<!--') + 4 : 0)) j++;
+      code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
+      i = j + 1;
+      prevBlank = false;
+      continue;
+    }
+    if (HTML_RAW_TAG.test(t)) {
+      flush();
+      const tag = HTML_RAW_TAG.exec(t)![1]!.toLowerCase();
+      let j = i;
+      while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
+      code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
+      i = j + 1;
+      prevBlank = false;
+      continue;
+    }
+    if (HTML_BLOCK_TAG.test(t)) {
+      flush();
+      let j = i;
+      while (j < lines.length && lines[j]!.text.trim() !== '') j++;
+      code.push([line.start, lines[j - 1]!.end]);
+      i = j;
+      prevBlank = false;
+      continue;
+    }
+    const item = LIST_ITEM.exec(t);
+    const codeIndent = inList ? listContent + 4 : 4;
+    if (indent >= codeIndent && (prevBlank || unitStart === -1)) {
+      flush();
+      let j = i;
+      let lastContent = i;
+      while (j < lines.length) {
+        const lt = lines[j]!.text;
+        if (lt.trim() === '') { j++; continue; }
+        if (indentWidth(/^[ \t]*/.exec(lt)![0]) < codeIndent) break;
+        lastContent = j;
+        j++;
+      }
+      code.push([line.start, lines[lastContent]!.end]);
+      i = lastContent + 1;
+      prevBlank = false;
+      continue;
+    }
+    if (item) {
+      flush();
+      inList = true;
+      listContent = indentWidth(item[1]!) + item[2]!.length + Math.max(1, Math.min(4, indentWidth(item[3]! || ' ')));
+    } else if (prevBlank && indent < 2 && inList && indent < listContent) {
+      inList = false;
+    }
+    const heading = /^ {0,3}#{1,6}(\s|$)/.test(t);
+    if (heading) flush();
+    if (unitStart === -1) {
+      const def = DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000)));
+      if (def && !item && !heading) {
+        const dest = def[2]!.startsWith('<') ? def[2]!.slice(1, -1) : def[2]!;
+        links.push({ kind: 'definition', target: dest, offset: line.start + def[0].indexOf('['), length: def[0].length });
+      }
+      unitStart = line.start;
+    }
+    unitEnd = line.end;
+    if (heading) flush();
+    prevBlank = false;
+    i++;
+  }
+  flush();
+  return { links, codeRanges: code };
+}
+
+/** Length of the backtick run at i. */
+function runLength(text: string, i: number, ch: string): number {
+  let n = 0;
+  while (text[i + n] === ch) n++;
+  return n;
+}
+
+/** Finds the closing backtick run of exactly n backticks in [from, end), or -1. */
+function closingRun(text: string, from: number, end: number, n: number): number {
+  let k = text.indexOf('`', from);
+  while (k !== -1 && k < end) {
+    const len = runLength(text, k, '`');
+    if (len === n) return k;
+    k = text.indexOf('`', k + len);
+  }
+  return -1;
+}
+
+function scanInline(text: string, start: number, end: number, links: ScannedLink[], code: [number, number][]): void {
+  let i = start;
+  while (i < end) {
+    const ch = text[i];
+    if (ch === '\\' && i + 1 < end && ASCII_PUNCT.test(text[i + 1]!)) { i += 2; continue; }
+    if (ch === '`') {
+      const n = runLength(text, i, '`');
+      const close = closingRun(text, i + n, end, n);
+      if (close === -1) { i += n; continue; }
+      code.push([i, close + n]);
+      const content = text.slice(i + n, close).replace(/\r?\n/g, ' ').trim();
+      if (MENTION.test(content)) links.push({ kind: 'mention', target: content, offset: i, length: close + n - i });
+      i = close + n;
+      continue;
+    }
+    if (ch === '<') {
+      if (text.startsWith('<!--', i)) {
+        const close = text.indexOf('-->', i + 4);
+        if (close !== -1 && close < end) { code.push([i, close + 3]); i = close + 3; continue; }
+      }
+      const auto = /^<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>/.exec(text.slice(i, Math.min(end, i + 2048)));
+      if (auto) { i += auto[0].length; continue; }
+      i++;
+      continue;
+    }
+    if (ch === '[' && text[i + 1] === '[') {
+      const close = text.indexOf(']]', i + 2);
+      const nl = text.indexOf('\n', i);
+      if (close !== -1 && close < end && (nl === -1 || close < nl)) {
+        const inner = text.slice(i + 2, close);
+        if (WIKILINK_INNER.test(inner)) {
+          const target = inner.split('|')[0]!.split('#')[0]!.trim();
+          if (target !== '') {
+            links.push({ kind: 'wikilink', target, offset: i, length: close + 2 - i });
+            i = close + 2;
+            continue;
+          }
+        }
+      }
+    }
+    if (ch === '[' || (ch === '!' && text[i + 1] === '[')) {
+      const open = ch === '!' ? i + 1 : i;
+      const parsed = parseInlineLink(text, open, end);
+      if (parsed) {
+        if (ch === '[') links.push({ kind: 'markdown', target: parsed.dest, offset: i, length: parsed.end - i });
+        scanInline(text, open + 1, parsed.textEnd, links, code);
+        i = parsed.end;
+        continue;
+      }
+      i = open + 1;
+      continue;
+    }
+    i++;
+  }
+}
+
+/** `[text](dest "title")` starting at the `[`; returns where the text ends and the link ends. */
+function parseInlineLink(text: string, open: number, end: number): { textEnd: number; end: number; dest: string } | null {
+  let depth = 0;
+  let k = open;
+  let textEnd = -1;
+  while (k < end) {
+    const c = text[k];
+    if (c === '\\') { k += 2; continue; }
+    if (c === '`') {
+      const n = runLength(text, k, '`');
+      const close = closingRun(text, k + n, end, n);
+      k = close === -1 ? k + n : close + n;
+      continue;
+    }
+    if (c === '[') depth++;
+    else if (c === ']') {
+      depth--;
+      if (depth === 0) { textEnd = k; break; }
+    }
+    k++;
+  }
+  if (textEnd === -1 || text[textEnd + 1] !== '(') return null;
+  let p = textEnd + 2;
+  while (p < end && (text[p] === ' ' || text[p] === '\t')) p++;
+  if (text[p] === '\r') p++;
+  if (text[p] === '\n') { p++; while (p < end && (text[p] === ' ' || text[p] === '\t')) p++; }
+  let dest = '';
+  if (text[p] === '<') {
+    const close = text.indexOf('>', p + 1);
+    const nl = text.indexOf('\n', p + 1);
+    if (close === -1 || close >= end || (nl !== -1 && nl < close)) return null;
+    dest = text.slice(p + 1, close);
+    p = close + 1;
+  } else {
+    let parens = 0;
+    const s = p;
+    while (p < end) {
+      const c = text[p]!;
+      if (c === '\\' && p + 1 < end && ASCII_PUNCT.test(text[p + 1]!)) { p += 2; continue; }
+      if (c === '(') parens++;
+      else if (c === ')') { if (parens === 0) break; parens--; }
+      else if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c < ' ') break;
+      p++;
+    }
+    dest = text.slice(s, p).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  }
+  while (p < end && /[ \t\r\n]/.test(text[p]!)) p++;
+  if (text[p] === '"' || text[p] === "'" || text[p] === '(') {
+    const closer = text[p] === '(' ? ')' : text[p]!;
+    let q = p + 1;
+    while (q < end && text[q] !== closer) q += text[q] === '\\' ? 2 : 1;
+    if (q >= end) return null;
+    p = q + 1;
+    while (p < end && /[ \t\r\n]/.test(text[p]!)) p++;
+  }
+  if (text[p] !== ')') return null;
+  return { textEnd, end: p + 1, dest };
+}

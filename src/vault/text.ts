@@ -1,0 +1,110 @@
+/** Turning a file's bytes into text without hiding problems, and offsets into line/column. */
+
+export type DecodeProblemKind = 'invalid-utf8' | 'binary' | 'too-large';
+
+export interface DecodeProblem {
+  readonly kind: DecodeProblemKind;
+  /** Offset into the decoded text where the problem starts (0 for binary / too-large). */
+  readonly offset: number;
+  readonly detail: string;
+}
+
+export interface DecodedText {
+  /** The text with a leading BOM removed. Invalid UTF-8 sequences become U+FFFD. */
+  readonly text: string;
+  readonly bom: boolean;
+  readonly problem: DecodeProblem | null;
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lossyDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** Git's heuristic: a NUL byte in the first 8000 bytes means binary. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, 8000);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Byte offset of the first invalid UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) { i++; continue; }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
+    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
+    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
+    else return i;
+    if (i + need >= n) return i; // truncated sequence at the end
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+export function decodeBytes(bytes: Uint8Array): DecodedText {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  if (looksBinary(body)) {
+    return { text: '', bom, problem: { kind: 'binary', offset: 0, detail: 'contains NUL bytes' } };
+  }
+  try {
+    return { text: strictDecoder.decode(body), bom, problem: null };
+  } catch {
+    const bad = firstInvalidUtf8(body);
+    const at = bad < 0 ? 0 : bad;
+    const prefix = lossyDecoder.decode(body.subarray(0, at));
+    const byte = body[at];
+    return {
+      text: lossyDecoder.decode(body),
+      bom,
+      problem: {
+        kind: 'invalid-utf8',
+        offset: prefix.length,
+        detail: `invalid UTF-8 byte 0x${(byte ?? 0).toString(16).padStart(2, '0')} at byte ${at + (bom ? 3 : 0)}`,
+      },
+    };
+  }
+}
+
+/** Start offset of every line ("\n" separated; a "\r" before it belongs to the line). */
+export function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  return starts;
+}
+
+export interface Position { readonly line: number; readonly column: number }
+
+/** 1-based line and column (UTF-16 code units, SARIF's default) of a text offset. */
+export function positionAt(lineStarts: readonly number[], offset: number): Position {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid; else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
+}
+
+/** Lines of a text as a person counts them: a final newline does not start another line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
