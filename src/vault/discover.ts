@@ -4,7 +4,7 @@
  * vault is read through, one that leaves the vault or points nowhere is reported and skipped.
  */
 import fg from 'fast-glob';
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import { readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import type { SkippedEntry } from './model.js';
 
@@ -31,7 +31,8 @@ export function isInside(root: string, candidate: string): boolean {
 
 export function discover(root: string): Discovery {
   const realRoot = realpathSync(root);
-  const entries = fg.sync('**', {
+  // '**/*', not '**': fast-glob 3.3.3 silently drops file names holding a newline with '**'.
+  const entries = fg.sync('**/*', {
     cwd: root,
     dot: false,
     onlyFiles: false,
@@ -67,7 +68,7 @@ export function discover(root: string): Discovery {
       continue;
     }
     if (!isInside(realRoot, real)) {
-      skipped.push({ path: e.path, reason: 'symlink-outside', detail: `symbolic link to ${real}, outside the vault` });
+      skipped.push({ path: e.path, reason: 'symlink-outside', detail: `symbolic link to ${readlinkSync(absPath)}, outside the vault` });
       continue;
     }
     let st: Stats;

@@ -40,7 +40,7 @@ export function stemOf(path: string): string {
 export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number): ParsedFile {
   let text = '';
   let bom = false;
-  let problem: DecodeProblem | null = null;
+  let problem: DecodeProblem | null;
   if (stat.size > maxBytes) {
     problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit` };
   } else {

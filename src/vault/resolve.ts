@@ -63,7 +63,8 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
   }
   if (!normal.toLowerCase().endsWith('.md')) return { resolved: null, resolution: 'not-markdown', suggestion: null };
   const stem = normal.slice(normal.lastIndexOf('/') + 1, -3);
-  return { resolved: null, resolution: 'missing', suggestion: lookup.byStem.get(stem) ?? lookup.byFolded.get(fold(stem)) ?? null };
+  const near = lookup.byFolded.get(fold(stem)) ?? closestPath(stem, lookup);
+  return { resolved: null, resolution: 'missing', suggestion: near };
 }
 
 export function resolveWikilink(target: string, lookup: NoteLookup): Resolved {
@@ -107,6 +108,11 @@ export function editDistance(a: string, b: string, max: number): number {
     prev = cur;
   }
   return prev[b.length]!;
+}
+
+function closestPath(stem: string, lookup: NoteLookup): string | null {
+  const best = closest(stem, lookup);
+  return best === null ? null : (lookup.byStem.get(best) ?? null);
 }
 
 function closest(target: string, lookup: NoteLookup): string | null {

@@ -269,7 +269,7 @@ function parseInlineLink(text: string, open: number, end: number): { textEnd: nu
   while (p < end && (text[p] === ' ' || text[p] === '\t')) p++;
   if (text[p] === '\r') p++;
   if (text[p] === '\n') { p++; while (p < end && (text[p] === ' ' || text[p] === '\t')) p++; }
-  let dest = '';
+  let dest: string;
   if (text[p] === '<') {
     const close = text.indexOf('>', p + 1);
     const nl = text.indexOf('\n', p + 1);

@@ -13,7 +13,7 @@ export default defineRule({
       fix: 'Run `memlint catalog --write`.',
     },
     messages: {
-      stale: '{file} is stale: {missing} notes missing, {extra} lines for notes that no longer match; run `memlint catalog --write`',
+      stale: '{file} is stale ({missing} note lines missing or changed, {extra} outdated); run `memlint catalog --write`',
       absent: '{file} does not exist; run `memlint catalog --write`',
     },
   },

@@ -12,7 +12,7 @@ export default defineRule({
       fix: 'Point the line at the right file (the message suggests one when a similar name exists) or delete the line.',
     },
     messages: {
-      missing: 'index links {target}, which does not exist{hint}',
+      missing: 'index links {shown}, which does not exist{hint}',
       outside: 'index links {target}, outside the vault: memlint cannot verify it',
     },
   },
@@ -24,7 +24,7 @@ export default defineRule({
         if (link.resolution === 'missing') {
           report({
             messageId: 'missing', file, offset: link.offset, length: link.length,
-            data: { target: link.target, suggestion: link.suggestion, hint: link.suggestion ? ` (did you mean ${link.suggestion}?)` : '' },
+            data: { target: link.target, shown: link.kind === 'wikilink' ? `[[${link.target}]]` : link.target, suggestion: link.suggestion, hint: link.suggestion ? ` (did you mean ${link.suggestion}?)` : '' },
           });
         } else if (link.resolution === 'outside' && /\.md(#.*)?$/i.test(link.target)) {
           report({ messageId: 'outside', file, offset: link.offset, length: link.length, severity: 'warning', data: { target: link.target } });

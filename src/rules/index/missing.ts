@@ -11,7 +11,7 @@ export default defineRule({
       why: 'Without MEMORY.md the harness loads nothing: no note in the vault reaches the agent.',
       fix: 'Create the index (`index.file`, default MEMORY.md) with one line per note, or run `memlint catalog --write` and link the catalog from it.',
     },
-    messages: { missing: 'no {file} in a vault with {notes} notes: the agent loads none of them' },
+    messages: { missing: 'no {file} in a vault of {notes} note(s): the agent loads none of them' },
   },
   check({ vault, report }) {
     if (vault.index || vault.notes.length === 0) return;
