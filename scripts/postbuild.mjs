@@ -1,7 +1,8 @@
-// Makes dist/cli.js executable and regenerates the config JSON Schema from the zod schema.
+// dist/cli.js (the bin) loads the bundle; regenerates the config JSON Schema from the zod schema.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\nimport './bin/cli.js';\n");
 chmodSync('dist/cli.js', 0o755);
 const { configSchema } = await import('../dist/config/schema.js');
 mkdirSync('schema', { recursive: true });

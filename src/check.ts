@@ -6,6 +6,7 @@ import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
 import type { IndexInfo, Vault, VaultKind } from './vault/model.js';
 import { VERSION } from './version.js';
+import { mark } from './util/timing.js';
 
 export interface CheckOptions {
   readonly config?: Config;
@@ -35,12 +36,14 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
 }
 
 export function checkLoadedVault(vault: Vault): CheckResult {
+  mark('load');
   const { findings, crashed } = runRules(vault);
+  mark('rules');
   return { vault, findings, summary: summarize(vault, findings), crashed };
 }
 
-export function checkVault(dir: string, options: CheckOptions = {}): CheckResult {
-  const config = options.config ?? loadConfig(dir, options.configFile).config;
+export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const config = options.config ?? (await loadConfig(dir, options.configFile)).config;
   const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) });
   return checkLoadedVault(vault);
 }

@@ -2,7 +2,9 @@
 export { checkVault, checkLoadedVault, toJsonReport, type CheckResult, type CheckOptions, type Summary } from './check.js';
 export { loadVault, type LoadOptions } from './vault/load.js';
 export type * from './vault/model.js';
-export { loadConfig, parseConfig } from './config/load.js';
+export { loadConfig } from './config/load.js';
+export { parseConfig } from './config/parse.js';
+export { DEFAULT_CONFIG } from './config/defaults.js';
 export { configSchema, defaultConfig, type Config, type Severity } from './config/schema.js';
 export { runRules } from './rules/engine.js';
 export { RULES, RULE_IDS } from './rules/index.js';

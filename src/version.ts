@@ -1,4 +1,2 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+/** Kept equal to package.json's version by test/registry.test.ts. */
+export const VERSION = '0.1.0';

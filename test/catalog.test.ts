@@ -6,13 +6,13 @@ import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin } from './helpers/run.js';
 
 describe('catalog', () => {
-  it('--write then check: no orphan, no stale catalog; --check passes; a second --write changes nothing', () => {
+  it('--write then check: no orphan, no stale catalog; --check passes; a second --write changes nothing', async () => {
     const dir = copyToTemp(join('fixtures', 'note', 'orphan', 'unlinked-note', 'vault'));
-    expect(checkVault(dir).findings.some((f) => f.ruleId === 'note/orphan')).toBe(true);
+    expect((await checkVault(dir)).findings.some((f) => f.ruleId === 'note/orphan')).toBe(true);
     expect(runBin(['catalog', dir, '--write']).code).toBe(0);
     const written = readFileSync(join(dir, 'CATALOG.md'), 'utf8');
     expect(written).toContain('- [b](b.md) — about b');
-    const after = checkVault(dir);
+    const after = await checkVault(dir);
     expect(after.findings.filter((f) => f.ruleId === 'note/orphan' || f.ruleId === 'catalog/stale')).toEqual([]);
     expect(runBin(['catalog', dir, '--check']).code).toBe(0);
     expect(runBin(['catalog', dir, '--write']).stdout).toMatch(/already up to date/);
@@ -26,11 +26,11 @@ describe('catalog', () => {
     expect(headings).toEqual(['## user (2)', '## feedback (5)', '## project (3)', '## reference (2)', '## decision (1)', '## (untyped) (2)']);
   });
 
-  it.skipIf(!hasCorpus)('after --write, no corpus vault has an orphan that the catalog lists', () => {
+  it.skipIf(!hasCorpus)('after --write, no corpus vault has an orphan that the catalog lists', async () => {
     for (const src of corpusVaults('claude')) {
       const dir = copyToTemp(src);
       runBin(['catalog', dir, '--write']);
-      const r = checkVault(dir);
+      const r = await checkVault(dir);
       expect(r.findings.filter((f) => f.ruleId === 'note/orphan' || f.ruleId === 'catalog/stale'), src).toEqual([]);
     }
   });

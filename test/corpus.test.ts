@@ -55,22 +55,22 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
     }
   });
 
-  it('the over-budget indexes are the ones over 200 lines or 25,000 bytes, with lost entries named', () => {
+  it('the over-budget indexes are the ones over 200 lines or 25,000 bytes, with lost entries named', async () => {
     const over = [...src.values()].filter((s) => s.kind === 'claude' && (s.indexLines > 200 || s.indexBytes > 25_000)).map((s) => s.id).sort();
     expect(over).toEqual([
       '1000ssam__claude-config__memory',
       'Saengtawan__stock-analyzer__docs-memory',
       'tieoneease__dotfiles__claude-memory',
     ]);
-    const big = checkVault(join(CORPUS, 'claude', '1000ssam__claude-config__memory'));
+    const big = await checkVault(join(CORPUS, 'claude', '1000ssam__claude-config__memory'));
     // 27,756 bytes: the harness cuts under 25,000 bytes, before line 200.
     expect(big.vault.indexInfo!.loadedLines).toBeLessThan(249);
     expect(big.vault.indexInfo!.lostEntries.some((e) => e.target !== null && big.vault.byPath.has(e.target))).toBe(true);
   });
 
-  it('vaults whose every note is linked from the index have no orphan', () => {
+  it('vaults whose every note is linked from the index have no orphan', async () => {
     for (const id of ['DevJanderson__detecta-alerta__dot-claude-memory', 'Aleslammer__deathwatch_foundryvtt__dotclaude-memory', 'LightspeedDMS__code-indexer__dot-claude-memory', 'tony21177__tw-stock-tools__claude-memory']) {
-      const r = checkVault(join(CORPUS, 'claude', id));
+      const r = await checkVault(join(CORPUS, 'claude', id));
       const linked = new Set(r.vault.index!.links.map((l) => l.resolved));
       const allLinked = r.vault.notes.filter((n) => n.frontmatter).every((n) => linked.has(n.path));
       expect(allLinked, id).toBe(true);
@@ -78,11 +78,11 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
     }
   });
 
-  it('front matter the YAML parser rejects is reported with a line inside the front matter', () => {
+  it('front matter the YAML parser rejects is reported with a line inside the front matter', async () => {
     let invalid = 0;
     let notes = 0;
     for (const dir of vaults) {
-      const r = checkVault(dir);
+      const r = await checkVault(dir);
       notes += r.vault.notes.length;
       for (const f of r.findings.filter((x) => x.ruleId === 'note/frontmatter-invalid')) {
         invalid++;

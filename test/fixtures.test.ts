@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkVault } from '../src/check.js';
-import { parseConfig } from '../src/config/load.js';
+import { parseConfig } from '../src/config/parse.js';
 import { compareFindings } from '../src/rules/engine.js';
 import { fixtureCases } from './helpers/fixtures.js';
 
@@ -16,9 +16,9 @@ const update = process.env.MEMLINT_UPDATE_FIXTURES === '1';
 describe('rule fixtures', () => {
   it('has fixture cases', () => expect(cases.length).toBeGreaterThan(30));
 
-  it.each(cases.map((c) => [`${c.ruleId} › ${c.name}`, c] as const))('%s', (_label, c) => {
+  it.each(cases.map((c) => [`${c.ruleId} › ${c.name}`, c] as const))('%s', async (_label, c) => {
     const config = parseConfig(c.config, `${c.dir}/config.json`);
-    const result = checkVault(c.vault, { config });
+    const result = await checkVault(c.vault, { config });
     expect(result.crashed).toBe(false);
     const sorted = [...result.findings].sort(compareFindings);
     expect(result.findings).toEqual(sorted);

@@ -11,3 +11,24 @@ describe('the harness cut', () => {
   it('a line ending one byte past is not', () => expect(loadedLineCount(ends([12_500, 12_501, 5]), 25_006, budget)).toBe(1));
   it('one huge first line loads nothing', () => expect(loadedLineCount(ends([30_000]), 30_000, budget)).toBe(0));
 });
+
+describe('link path resolution', async () => {
+  const { resolvePath, buildLookup } = await import('../src/vault/resolve.js');
+  const lookup = buildLookup([{ path: 'a.md', stem: 'a', name: null }, { path: 'sub/b.md', stem: 'b', name: null }], ['a.md', 'sub/b.md'], []);
+  const cases: [string, string, string | null, string][] = [
+    ['MEMORY.md', 'a.md', 'a.md', 'path'],
+    ['MEMORY.md', './a.md', 'a.md', 'path'],
+    ['MEMORY.md', 'sub/../a.md', 'a.md', 'path'],
+    ['MEMORY.md', 'sub//b.md', 'sub/b.md', 'path'],
+    ['sub/b.md', '../a.md', 'a.md', 'path'],
+    ['sub/b.md', 'b.md', 'sub/b.md', 'path'],
+    ['MEMORY.md', '../a.md', null, 'outside'],
+    ['MEMORY.md', 'sub/../../a.md', null, 'outside'],
+    ['MEMORY.md', 'a.md#why', 'a.md', 'path'],
+    ['MEMORY.md', 'c.md', null, 'missing'],
+  ];
+  it.each(cases)('from %s, %s → %s (%s)', (from, target, resolved, resolution) => {
+    const r = resolvePath(from, target, lookup, '/vault');
+    expect([r.resolved, r.resolution]).toEqual([resolved, resolution]);
+  });
+});

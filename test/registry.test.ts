@@ -33,3 +33,21 @@ describe('rule registry', () => {
     else it(`contract rule ${id} is registered`, () => expect(RULES.map((r) => r.id)).toContain(id));
   }
 });
+
+describe('version', () => {
+  it('equals package.json', async () => {
+    const { VERSION } = await import('../src/version.js');
+    const pkg = JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8'));
+    expect(VERSION).toBe(pkg.version);
+  });
+});
+
+describe('README', () => {
+  it('lists every rule exactly as the registry describes it', async () => {
+    const { rulesMarkdown } = await import('../src/commands/rules.js');
+    const readme = (await import('node:fs')).readFileSync('README.md', 'utf8');
+    const start = readme.indexOf('\n', readme.indexOf('<!-- rules:start')) + 1;
+    const end = readme.indexOf('<!-- rules:end -->');
+    expect(readme.slice(start, end)).toBe(rulesMarkdown());
+  });
+});

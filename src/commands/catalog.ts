@@ -15,7 +15,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   });
   if (values.write && values.check) throw new UsageError('catalog: --write and --check exclude each other');
   const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const { config } = loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
   const vault = loadVault(dir, { config });
   if (vault.kind === 'hermes') throw new UsageError('catalog: a hermes store has no catalog (its entries live in MEMORY.md / USER.md)');
   const text = buildCatalog(vault);

@@ -3,6 +3,7 @@ import { checkVault } from '../check.js';
 import { useColor, type IO } from '../io.js';
 import { FORMATS, loadReporter } from '../reporters/index.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
+import { mark } from '../util/timing.js';
 
 export async function run(args: string[], io: IO): Promise<number> {
   const { values, positionals } = parseCommandArgs('check', args, {
@@ -14,12 +15,14 @@ export async function run(args: string[], io: IO): Promise<number> {
   const format = oneOf('check', 'format', values.format, FORMATS, 'pretty');
   const kind = values.kind === undefined ? undefined : oneOf('check', 'kind', values.kind, ['claude', 'hermes'] as const, 'claude');
   const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const result = checkVault(dir, {
+  mark('start');
+  const result = await checkVault(dir, {
     ...(values.config ? { configFile: resolve(io.cwd, values.config) } : {}),
     ...(kind ? { kind } : {}),
   });
   const reporter = await loadReporter(format);
   io.stdout.write(reporter(result, { color: useColor(io, io.stdout), cwd: io.cwd }));
+  mark('report');
   if (result.crashed) {
     io.stderr.write('memlint: a rule crashed; the findings above are incomplete\n');
     return 2;

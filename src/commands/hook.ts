@@ -1,8 +1,8 @@
 /** `memlint hook install`: a git pre-commit hook that runs check when memory files are staged. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { cliPath } from '../util/package-root.js';
 import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -72,8 +72,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     if (!current.includes(HOOK_MARKER)) writeFileAtomic(`${hookFile}.memlint-backup`, current);
   }
   mkdirSync(hooksDir, { recursive: true });
-  const cliPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
-  writeFileAtomic(hookFile, hookScript(vaultFromRepo, cliPath), 0o755);
+  writeFileAtomic(hookFile, hookScript(vaultFromRepo, cliPath()), 0o755);
   io.stdout.write(`installed ${relative(io.cwd, hookFile) || hookFile}: runs memlint check ${vaultFromRepo} when files under it are staged\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { configSchema, type Config } from './schema.js';
+import type { Config } from './schema.js';
+import { DEFAULT_CONFIG } from './defaults.js';
 import { ConfigError } from '../util/errors.js';
 
 export const CONFIG_FILES = ['memlint.config.json', '.memlintrc.json'] as const;
@@ -25,32 +26,27 @@ function readJson(file: string): unknown {
   }
 }
 
-export function parseConfig(raw: unknown, source: string): Config {
-  const result = configSchema.safeParse(raw ?? {});
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => {
-    const where = i.path.length ? i.path.join('.') : '(top level)';
-    return `${where}: ${i.message}`;
-  });
-  throw new ConfigError(`invalid config ${source}: ${issues.join('; ')}`);
+async function validate(raw: unknown, source: string): Promise<Config> {
+  const { parseConfig } = await import('./parse.js');
+  return parseConfig(raw, source);
 }
 
 /** --config FILE, else memlint.config.json / .memlintrc.json / package.json#memlint in the vault. */
-export function loadConfig(vaultDir: string, explicit?: string): LoadedConfig {
+export async function loadConfig(vaultDir: string, explicit?: string): Promise<LoadedConfig> {
   if (explicit) {
     const file = resolve(explicit);
-    return { config: parseConfig(readJson(file), file), source: file };
+    return { config: await validate(readJson(file), file), source: file };
   }
   for (const name of CONFIG_FILES) {
     const file = join(vaultDir, name);
-    if (existsSync(file)) return { config: parseConfig(readJson(file), file), source: file };
+    if (existsSync(file)) return { config: await validate(readJson(file), file), source: file };
   }
   const pkg = join(vaultDir, 'package.json');
   if (existsSync(pkg)) {
     const data = readJson(pkg) as { memlint?: unknown } | null;
     if (data && typeof data === 'object' && 'memlint' in data) {
-      return { config: parseConfig(data.memlint, `${pkg}#memlint`), source: pkg };
+      return { config: await validate(data.memlint, `${pkg}#memlint`), source: pkg };
     }
   }
-  return { config: parseConfig({}, 'defaults'), source: null };
+  return { config: DEFAULT_CONFIG, source: null };
 }

@@ -3,6 +3,7 @@ import type { Severity } from '../config/schema.js';
 import type { Vault } from '../vault/model.js';
 import { RULES } from './index.js';
 import type { Finding, Report, Rule } from './types.js';
+import { mark } from '../util/timing.js';
 
 export function renderMessage(template: string, data: Record<string, unknown>): string {
   return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in data ? String(data[key]) : m));
@@ -79,6 +80,7 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): Run
       crashed = true;
       findings.push(internal(rule.id, `rule ${rule.id} crashed: ${(e as Error).message}`));
     }
+    mark(`  ${rule.id}`);
   }
   findings.sort(compareFindings);
   return { findings, crashed };

@@ -7,14 +7,33 @@ export const isReadable = (f: VaultFile): boolean => f.problem === null || f.pro
  * Whether a file is held to the rules for notes. In a vault where notes carry front matter, a file
  * without any (README.md, a session log) is reported once by note/no-frontmatter instead.
  */
-export function notesUnderRules(vault: Vault): VaultFile[] {
-  const readable = vault.notes.filter(isReadable);
-  const anyFrontmatter = readable.some((n) => n.frontmatter !== null);
-  return anyFrontmatter ? readable.filter((n) => n.frontmatter !== null) : readable;
+const underRulesCache = new WeakMap<Vault, readonly VaultFile[]>();
+
+export function notesUnderRules(vault: Vault): readonly VaultFile[] {
+  let cached = underRulesCache.get(vault);
+  if (!cached) {
+    const readable = vault.notes.filter(isReadable);
+    const anyFrontmatter = readable.some((n) => n.frontmatter !== null);
+    cached = Object.freeze(anyFrontmatter ? readable.filter((n) => n.frontmatter !== null) : readable);
+    underRulesCache.set(vault, cached);
+  }
+  return cached;
 }
 
+export interface Reachability { readonly linked: ReadonlySet<string>; readonly mentioned: ReadonlySet<string> }
+const reachabilityCache = new WeakMap<Vault, Reachability>();
+
 /** Notes reachable from the index, catalog and secondary indexes through links (and, weakly, mentions). */
-export function reachability(vault: Vault): { linked: Set<string>; mentioned: Set<string> } {
+export function reachability(vault: Vault): Reachability {
+  let cached = reachabilityCache.get(vault);
+  if (!cached) {
+    cached = computeReachability(vault);
+    reachabilityCache.set(vault, cached);
+  }
+  return cached;
+}
+
+function computeReachability(vault: Vault): Reachability {
   const roots = [vault.index, vault.catalog, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null);
   const walk = (withMentions: boolean): Set<string> => {
     const seen = new Set<string>();

@@ -4,14 +4,13 @@
  * vault is read through, one that leaves the vault or points nowhere is reported and skipped.
  */
 import fg from 'fast-glob';
-import { readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readlinkSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { SkippedEntry } from './model.js';
 
 export interface DiscoveredFile {
   readonly path: string;
   readonly absPath: string;
-  readonly stats: Stats;
   /** Set when the file was reached through a symbolic link inside the vault. */
   readonly via: 'symlink' | null;
 }
@@ -37,7 +36,6 @@ export function discover(root: string): Discovery {
     dot: false,
     onlyFiles: false,
     followSymbolicLinks: false,
-    stats: true,
     objectMode: true,
     ignore: ALWAYS_EXCLUDED,
     suppressErrors: true,
@@ -49,12 +47,12 @@ export function discover(root: string): Discovery {
   const realFiles = new Set<string>();
   const links: typeof entries = [];
   for (const e of entries) {
-    const st = e.stats!;
-    if (st.isSymbolicLink()) { links.push(e); continue; }
-    if (!st.isFile()) continue;
+    const d = e.dirent;
+    if (d.isSymbolicLink()) { links.push(e); continue; }
+    if (!d.isFile()) continue;
     const absPath = `${root}${sep}${e.path.split('/').join(sep)}`;
     realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
-    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, stats: st, via: null });
+    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, via: null });
     else other.push(e.path);
   }
   for (const e of links) {
@@ -71,14 +69,14 @@ export function discover(root: string): Discovery {
       skipped.push({ path: e.path, reason: 'symlink-outside', detail: `symbolic link to ${readlinkSync(absPath)}, outside the vault` });
       continue;
     }
-    let st: Stats;
-    try { st = statSync(real); } catch { continue; }
-    if (!st.isFile()) continue; // a folder inside the vault is listed under its real path already
+    let isFile: boolean;
+    try { isFile = statSync(real).isFile(); } catch { continue; }
+    if (!isFile) continue; // a folder inside the vault is listed under its real path already
     if (realFiles.has(real)) {
       skipped.push({ path: e.path, reason: 'symlink-duplicate', detail: `symbolic link to ${real.slice(realRoot.length + 1).split(sep).join('/')}, read once under its own name` });
       continue;
     }
-    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, stats: st, via: 'symlink' });
+    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, via: 'symlink' });
     else other.push(e.path);
   }
   const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

@@ -1,5 +1,5 @@
 /** Reading one markdown file into its parsed, position-aware form (links still unresolved). */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { splitFrontmatter, type Frontmatter } from './frontmatter.js';
 import { EMPTY_META, readMeta } from './meta.js';
 import type { FileRole, NoteMeta } from './model.js';
@@ -26,6 +26,8 @@ export interface ParsedFile {
   position(offset: number): Position;
   lineCount(): number;
 }
+
+
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
 
@@ -78,7 +80,28 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   };
 }
 
-export function readMarkdownFile(path: string, absPath: string, role: FileRole, stat: FileStat, maxBytes: number): ParsedFile {
-  const bytes = stat.size > maxBytes ? new Uint8Array(0) : readFileSync(absPath);
+/** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */
+export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number): ParsedFile {
+  const fd = openSync(absPath, 'r');
+  let bytes: Uint8Array;
+  let stat: FileStat;
+  try {
+    const st = fstatSync(fd);
+    stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode };
+    if (st.size > maxBytes) {
+      bytes = new Uint8Array(0);
+    } else {
+      const buf = Buffer.allocUnsafe(st.size);
+      let off = 0;
+      while (off < st.size) {
+        const n = readSync(fd, buf, off, st.size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      bytes = off === st.size ? buf : buf.subarray(0, off);
+    }
+  } finally {
+    closeSync(fd);
+  }
   return parseMarkdown(path, absPath, role, bytes, stat, maxBytes);
 }

@@ -1,8 +1,10 @@
 /**
  * Front matter: split the block ourselves (so positions are exact and no non-YAML engine can
- * ever run) and parse it with the `yaml` package, aliases capped.
+ * ever run) and parse it with js-yaml 4 (safe schema, no code types; aliases capped here because
+ * js-yaml has no limit of its own). js-yaml, not the `yaml` package: 9x faster on real front matter
+ * (BENCHMARKS.md), and check parses every note on every commit.
  */
-import { parseDocument, isMap, isScalar, isPair, Scalar, type Document } from 'yaml';
+import { load, CORE_SCHEMA, YAMLException } from 'js-yaml';
 
 export interface FrontmatterError {
   readonly message: string;
@@ -31,8 +33,11 @@ export interface Frontmatter {
   readonly cutValues: readonly CutValue[];
 }
 
+/** js-yaml shares aliased nodes instead of copying them; whoever expands them pays this. */
+export const MAX_EXPANDED_NODES = 10_000;
 const OPEN = /^---([A-Za-z]*)[ \t]*\r?\n/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/gm;
+const ALIAS = /(?:^|[\s,[{:-])\*[^\s,\]}]+/;
 
 export function hasFrontmatterFence(text: string): boolean {
   return text.startsWith('---') && OPEN.test(text.slice(0, 64));
@@ -63,59 +68,79 @@ export function splitFrontmatter(text: string): Frontmatter | null {
   return { yamlOffset, yaml, bodyOffset, language, ...parseYaml(yaml, yamlOffset) };
 }
 
+function lineColumnOffset(yaml: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 0; l < line && offset !== -1; l++) offset = yaml.indexOf('\n', offset) + 1 || -1;
+  return offset === -1 ? 0 : offset + column;
+}
+
 function parseYaml(yaml: string, base: number): Pick<Frontmatter, 'data' | 'error' | 'cutValues'> {
-  let doc: Document;
-  try {
-    doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, strict: true });
-  } catch (e) {
-    return { data: null, error: { message: (e as Error).message.split('\n')[0]!, offset: base }, cutValues: [] };
-  }
-  const err = doc.errors[0];
-  if (err) {
-    return { data: null, error: { message: cleanYamlMessage(err.message, err.code), offset: base + (err.pos[0] ?? 0) }, cutValues: [] };
-  }
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    data = load(yaml, { schema: CORE_SCHEMA, json: false });
   } catch (e) {
-    return { data: null, error: { message: cleanYamlMessage((e as Error).message, ''), offset: base }, cutValues: [] };
+    if (e instanceof YAMLException) {
+      const mark = e.mark as { line?: number; column?: number } | undefined;
+      const at = mark && typeof mark.line === 'number' ? lineColumnOffset(yaml, mark.line, mark.column ?? 0) : 0;
+      return { data: null, cutValues: [], error: { message: cleanYamlMessage(e.reason || e.message), offset: base + Math.min(at, yaml.length) } };
+    }
+    return { data: null, cutValues: [], error: { message: (e as Error).message.split('\n')[0]!, offset: base } };
+  }
+  if (yaml.includes('*') && ALIAS.test(yaml) && expandedSizeExceeds(data, MAX_EXPANDED_NODES)) {
+    return { data: null, cutValues: [], error: { message: `YAML aliases expand to more than ${MAX_EXPANDED_NODES} values: refused as a resource-exhaustion attack (an "alias bomb")`, offset: base } };
   }
   if (data === null || data === undefined) return { data: {}, error: null, cutValues: [] };
   if (typeof data !== 'object' || Array.isArray(data)) {
     return { data: null, error: { message: 'front matter is not a mapping of keys to values', offset: base }, cutValues: [] };
   }
-  return { data: data as Record<string, unknown>, error: null, cutValues: yaml.includes(' #') ? findCutValues(doc, yaml, base) : [] };
+  const record = data as Record<string, unknown>;
+  return { data: record, error: null, cutValues: yaml.includes(' #') ? findCutValues(record, yaml, base) : [] };
 }
 
-function cleanYamlMessage(message: string, code: string): string {
-  const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  if (code === 'BLOCK_AS_IMPLICIT_KEY' || /Nested mappings are not allowed in compact mappings/.test(first)) {
-    return `${first} (a plain value containing ': ' must be quoted)`;
+/** Counts values as a full expansion would, stopping as soon as the budget is spent. */
+function expandedSizeExceeds(root: unknown, budget: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (++count > budget) return true;
+    if (v && typeof v === 'object') {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
   }
-  return first;
+  return false;
 }
 
-function findCutValues(doc: Document, yaml: string, base: number): CutValue[] {
+function cleanYamlMessage(reason: string): string {
+  if (/bad indentation of a mapping entry|incomplete explicit mapping pair|a multiline key may not be an implicit key/.test(reason)) {
+    return `${reason} (a plain value containing ': ' must be quoted)`;
+  }
+  return reason;
+}
+
+const CUT_LINE = /^([ \t]*)([^\s:#][^:#]*?):[ \t]+([^\s"'|>&*![{#][^\n]*?)[ \t]+#([^\n]*)$/gm;
+
+/** A `key: plain value #rest` line whose parsed value is exactly the part before ` #`. */
+function findCutValues(data: Record<string, unknown>, yaml: string, base: number): CutValue[] {
   const out: CutValue[] = [];
-  const visit = (node: unknown, keyPath: string): void => {
-    if (!isMap(node)) return;
-    for (const pair of node.items) {
-      if (!isPair(pair)) continue;
-      const key = isScalar(pair.key) ? String(pair.key.value) : '?';
-      const path = keyPath ? `${keyPath}.${key}` : key;
-      const value = pair.value;
-      if (isScalar(value) && value.type === Scalar.PLAIN && value.comment && value.range) {
-        const lineEnd = yaml.indexOf('\n', value.range[1]);
-        const rest = yaml.slice(value.range[1], lineEnd === -1 ? undefined : lineEnd);
-        const hash = rest.indexOf('#');
-        if (hash !== -1) {
-          out.push({ key: path, kept: String(value.source ?? value.value), cut: rest.slice(hash + 1).trim(), offset: base + value.range[0] });
-        }
-      } else if (isMap(value)) {
-        visit(value, path);
+  let parent: string | null = null;
+  const lines = yaml.split('\n');
+  let offset = 0;
+  for (const line of lines) {
+    const top = /^([^\s:#][^:]*):/.exec(line);
+    if (top) parent = top[1]!.trim();
+    CUT_LINE.lastIndex = 0;
+    const m = CUT_LINE.exec(line.replace(/\r$/, ''));
+    if (m) {
+      const key = m[2]!.trim();
+      const kept = m[3]!;
+      const nested = m[1]!.length > 0 && parent !== null && typeof data[parent] === 'object' && data[parent] !== null ? (data[parent] as Record<string, unknown>) : null;
+      const value = nested ? nested[key] : data[key];
+      if (typeof value === 'string' && value === kept) {
+        out.push({ key: nested ? `${parent}.${key}` : key, kept, cut: m[4]!.trim(), offset: base + offset + m[0].indexOf(kept, m[1]!.length + m[2]!.length + 1) });
       }
     }
-  };
-  visit(doc.contents, '');
+    offset += line.length + 1;
+  }
   return out;
 }

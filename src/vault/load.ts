@@ -4,12 +4,14 @@ import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { Config } from '../config/schema.js';
 import { VaultError } from '../util/errors.js';
+import { mark } from '../util/timing.js';
 import { discover, type DiscoveredFile } from './discover.js';
 import { readMarkdownFile, type ParsedFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
 import type { FileRole, Link, Vault, VaultFile, VaultKind } from './model.js';
-import { buildLookup, resolveLink } from './resolve.js';
+import { buildLookup, resolveLink, type NoteLookup } from './resolve.js';
+import type { ScannedLink } from './scan.js';
 
 export interface LoadOptions {
   readonly config: Config;
@@ -28,9 +30,21 @@ function detectKind(files: readonly DiscoveredFile[], read: (f: DiscoveredFile) 
   return stores.length === 2 && others.length === 0 ? 'hermes' : 'claude';
 }
 
-function freezeFile(parsed: ParsedFile, links: Link[]): VaultFile {
-  const { scan, ...rest } = parsed;
-  return Object.freeze({ ...rest, links: Object.freeze(links), codeRanges: scan.codeRanges });
+function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
+  return Object.freeze({
+    path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
+    bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
+    bodyOffset: p.bodyOffset, meta: p.meta, links, codeRanges: p.scan.codeRanges, position: p.position, lineCount: p.lineCount,
+  });
+}
+
+function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
+  const pos = p.position(l.offset);
+  const r = resolveLink(p.path, l, lookup, root);
+  return Object.freeze({
+    kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column,
+    resolved: r.resolved, resolution: r.resolution, suggestion: r.suggestion,
+  });
 }
 
 export function loadVault(dir: string, options: LoadOptions): Vault {
@@ -49,12 +63,13 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   } catch (e) {
     throw new VaultError(`cannot list vault ${root}: ${(e as Error).message}`);
   }
+  mark('discover');
   const isIgnored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
   const parsedCache = new Map<string, ParsedFile>();
   const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
     let p = parsedCache.get(f.path);
     if (!p || p.role !== role) {
-      p = readMarkdownFile(f.path, f.absPath, role, f.stats, config.maxFileBytes);
+      p = readMarkdownFile(f.path, f.absPath, role, config.maxFileBytes);
       parsedCache.set(f.path, p);
     }
     return p;
@@ -81,17 +96,11 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       skipped.push({ path: f.path, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
     }
   }
+  mark('read+parse');
   const notes = parsed.filter((p) => p.role === 'note');
   const lookup = buildLookup(notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), parsed.map((p) => p.path), other);
-  const files = parsed.map((p) =>
-    freezeFile(
-      p,
-      p.scan.links.map((l) => {
-        const pos = p.position(l.offset);
-        return Object.freeze({ ...l, line: pos.line, column: pos.column, ...resolveLink(p.path, l, lookup, root) });
-      }),
-    ),
-  );
+  const files = parsed.map((p) => toVaultFile(p, Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
+  mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;
   const stores = kind === 'hermes'

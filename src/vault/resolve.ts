@@ -16,27 +16,41 @@ export interface NoteLookup {
   readonly other: ReadonlySet<string>;
   readonly byStem: ReadonlyMap<string, string>;
   readonly byName: ReadonlyMap<string, string>;
-  readonly byFolded: ReadonlyMap<string, string>;
+  /** Built on first use: only a wikilink that matches no stem and no name needs it. */
+  byFolded(): ReadonlyMap<string, string>;
 }
 
-export const fold = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[-_\s]+/g, '-');
+const NON_ASCII = /[^\x00-\x7f]/;
+export const fold = (s: string): string => (NON_ASCII.test(s) ? s.normalize('NFKC') : s).toLowerCase().replace(/[-_\s]+/g, '-');
 
 export function buildLookup(notes: readonly { path: string; stem: string; name: string | null }[], markdown: Iterable<string>, other: Iterable<string>): NoteLookup {
   const byStem = new Map<string, string>();
   const byName = new Map<string, string>();
-  const byFolded = new Map<string, string>();
   for (const n of notes) {
     if (!byStem.has(n.stem)) byStem.set(n.stem, n.path);
     if (n.name && !byName.has(n.name)) byName.set(n.name, n.path);
   }
-  for (const n of notes) {
-    if (!byFolded.has(fold(n.stem))) byFolded.set(fold(n.stem), n.path);
-    if (n.name && !byFolded.has(fold(n.name))) byFolded.set(fold(n.name), n.path);
-  }
+  let folded: Map<string, string> | null = null;
+  const byFolded = (): ReadonlyMap<string, string> => {
+    if (folded) return folded;
+    folded = new Map();
+    for (const n of notes) {
+      const s = fold(n.stem);
+      if (!folded.has(s)) folded.set(s, n.path);
+      if (n.name) {
+        const f = fold(n.name);
+        if (!folded.has(f)) folded.set(f, n.path);
+      }
+    }
+    return folded;
+  };
   return { markdown: new Set(markdown), other: new Set(other), byStem, byName, byFolded };
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+/** A path that posix.normalize() would return unchanged: no '.', '..' or empty segment. */
+const isSimple = (p: string): boolean => p !== '' && !p.startsWith('/') && !p.endsWith('/') && !p.includes('//') && !DOT_SEGMENT.test(p);
 
 function safeDecode(s: string): string {
   try { return decodeURIComponent(s); } catch { return s; }
@@ -52,10 +66,10 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
     const rootPosix = vaultRoot.split('\\').join('/');
     if (!clean.startsWith(rootPosix + '/')) return { resolved: null, resolution: 'outside', suggestion: null };
     clean = clean.slice(rootPosix.length + 1);
-  } else {
+  } else if (fromPath.includes('/')) {
     clean = posix.join(posix.dirname(fromPath), clean);
   }
-  const normal = posix.normalize(clean);
+  const normal = isSimple(clean) ? clean : posix.normalize(clean);
   if (normal === '..' || normal.startsWith('../')) return { resolved: null, resolution: 'outside', suggestion: null };
   if (lookup.markdown.has(normal)) return { resolved: normal, resolution: 'path', suggestion: null };
   if (lookup.other.has(normal)) {
@@ -63,7 +77,7 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
   }
   if (!normal.toLowerCase().endsWith('.md')) return { resolved: null, resolution: 'not-markdown', suggestion: null };
   const stem = normal.slice(normal.lastIndexOf('/') + 1, -3);
-  const near = lookup.byFolded.get(fold(stem)) ?? closestPath(stem, lookup);
+  const near = lookup.byFolded().get(fold(stem)) ?? closestPath(stem, lookup);
   return { resolved: null, resolution: 'missing', suggestion: near };
 }
 
@@ -73,7 +87,7 @@ export function resolveWikilink(target: string, lookup: NoteLookup): Resolved {
   if (byStem) return { resolved: byStem, resolution: 'stem', suggestion: null };
   const byName = lookup.byName.get(t);
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
-  const folded = lookup.byFolded.get(fold(t));
+  const folded = lookup.byFolded().get(fold(t));
   if (folded) return { resolved: folded, resolution: 'folded', suggestion: null };
   return { resolved: null, resolution: 'missing', suggestion: closest(t, lookup) };
 }

@@ -39,7 +39,27 @@ function indentWidth(s: string): number {
   return w;
 }
 
-interface Line { start: number; end: number; text: string }
+interface Line {
+  start: number;
+  end: number;
+  text: string;
+  /** Index of the first character that is not a space or tab (text.length when blank). */
+  first: number;
+  /** Indentation width, tabs expanded to 4. */
+  indent: number;
+}
+
+function measure(text: string): { first: number; indent: number } {
+  let w = 0;
+  let k = 0;
+  for (; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 32) w++;
+    else if (c === 9) w += 4 - (w % 4);
+    else break;
+  }
+  return { first: k, indent: w };
+}
 
 function linesOf(text: string, from: number): Line[] {
   const out: Line[] = [];
@@ -48,7 +68,9 @@ function linesOf(text: string, from: number): Line[] {
     const nl = text.indexOf('\n', start);
     const end = nl === -1 ? text.length : nl;
     const raw = text.slice(start, end);
-    out.push({ start, end, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw });
+    const t = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const m = measure(t);
+    out.push({ start, end, text: t, first: m.first, indent: m.indent });
     if (nl === -1) break;
     start = nl + 1;
   }
@@ -72,15 +94,18 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
   while (i < lines.length) {
     const line = lines[i]!;
     const t = line.text;
-    if (t.trim() === '') {
+    if (line.first === t.length) {
       flush();
       prevBlank = true;
       i++;
       continue;
     }
-    const indent = indentWidth(/^[ \t]*/.exec(t)![0]);
-    const stripped = t.replace(/^(?:[ \t]*>[ \t]?)+/, '');
-    const fence = FENCE_OPEN.exec(stripped);
+    const indent = line.indent;
+    const lead = t.charCodeAt(line.first);
+    // Block constructs start with `, ~, <, >, a list marker or a digit; most lines start with none.
+    const stripped = lead === 62 /* > */ ? t.replace(/^(?:[ \t]*>[ \t]?)+/, '') : t;
+    const fenceLead = stripped.trimStart().charCodeAt(0);
+    const fence = fenceLead === 96 || fenceLead === 126 ? FENCE_OPEN.exec(stripped) : null;
     const fenceIndentOk = fence && (indentWidth(fence[1]!) <= 3 || (inList && indentWidth(fence[1]!) < listContent + 4));
     if (fence && fenceIndentOk && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
       flush();
@@ -88,7 +113,7 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
       const closeRe = new RegExp(`^[ \\t]*(?:>[ \\t]?)*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
       let j = i + 1;
       while (j < lines.length && !closeRe.test(lines[j]!.text)) {
-        if (inList && lines[j]!.text.trim() !== '' && indentWidth(/^[ \t]*/.exec(lines[j]!.text)![0]) < listContent && indent >= listContent && indent > 3) break;
+        if (inList && lines[j]!.first !== lines[j]!.text.length && lines[j]!.indent < listContent && indent >= listContent && indent > 3) break;
         j++;
       }
       const last = lines[Math.min(j, lines.length - 1)]!;
@@ -97,44 +122,47 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
       prevBlank = false;
       continue;
     }
-    if (indent <= 3 && /^[ \t]*<!--/.test(t)) {
-      flush();
-      let j = i;
-      while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? t.indexOf('<!--') + 4 : 0)) j++;
-      code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
-      i = j + 1;
-      prevBlank = false;
-      continue;
+    if (lead === 60 /* < */ && indent <= 3) {
+      if (t.startsWith('<!--', line.first)) {
+        flush();
+        let j = i;
+        while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? line.first + 4 : 0)) j++;
+        code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
+        i = j + 1;
+        prevBlank = false;
+        continue;
+      }
+      if (HTML_RAW_TAG.test(t)) {
+        flush();
+        const tag = HTML_RAW_TAG.exec(t)![1]!.toLowerCase();
+        let j = i;
+        while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
+        code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
+        i = j + 1;
+        prevBlank = false;
+        continue;
+      }
+      if (HTML_BLOCK_TAG.test(t)) {
+        flush();
+        let j = i;
+        while (j < lines.length && lines[j]!.first !== lines[j]!.text.length) j++;
+        code.push([line.start, lines[j - 1]!.end]);
+        i = j;
+        prevBlank = false;
+        continue;
+      }
     }
-    if (HTML_RAW_TAG.test(t)) {
-      flush();
-      const tag = HTML_RAW_TAG.exec(t)![1]!.toLowerCase();
-      let j = i;
-      while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
-      code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
-      i = j + 1;
-      prevBlank = false;
-      continue;
-    }
-    if (HTML_BLOCK_TAG.test(t)) {
-      flush();
-      let j = i;
-      while (j < lines.length && lines[j]!.text.trim() !== '') j++;
-      code.push([line.start, lines[j - 1]!.end]);
-      i = j;
-      prevBlank = false;
-      continue;
-    }
-    const item = LIST_ITEM.exec(t);
+    const isMarker = lead === 45 || lead === 42 || lead === 43 || (lead >= 48 && lead <= 57);
+    const item = isMarker ? LIST_ITEM.exec(t) : null;
     const codeIndent = inList ? listContent + 4 : 4;
     if (indent >= codeIndent && (prevBlank || unitStart === -1)) {
       flush();
       let j = i;
       let lastContent = i;
       while (j < lines.length) {
-        const lt = lines[j]!.text;
-        if (lt.trim() === '') { j++; continue; }
-        if (indentWidth(/^[ \t]*/.exec(lt)![0]) < codeIndent) break;
+        const lj = lines[j]!;
+        if (lj.first === lj.text.length) { j++; continue; }
+        if (lj.indent < codeIndent) break;
         lastContent = j;
         j++;
       }
@@ -150,10 +178,10 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
     } else if (prevBlank && indent < 2 && inList && indent < listContent) {
       inList = false;
     }
-    const heading = /^ {0,3}#{1,6}(\s|$)/.test(t);
+    const heading = lead === 35 /* # */ && indent <= 3 && /^ {0,3}#{1,6}(\s|$)/.test(t);
     if (heading) flush();
     if (unitStart === -1) {
-      const def = DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000)));
+      const def = lead === 91 /* [ */ && indent <= 3 ? DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000))) : null;
       if (def && !item && !heading) {
         const dest = def[2]!.startsWith('<') ? def[2]!.slice(1, -1) : def[2]!;
         links.push({ kind: 'definition', target: dest, offset: line.start + def[0].indexOf('['), length: def[0].length });
@@ -187,9 +215,15 @@ function closingRun(text: string, from: number, end: number, n: number): number 
   return -1;
 }
 
+const INTERESTING = /[\\`<[!]/g;
+
 function scanInline(text: string, start: number, end: number, links: ScannedLink[], code: [number, number][]): void {
   let i = start;
   while (i < end) {
+    INTERESTING.lastIndex = i;
+    const hit = INTERESTING.exec(text);
+    if (!hit || hit.index >= end) return;
+    i = hit.index;
     const ch = text[i];
     if (ch === '\\' && i + 1 < end && ASCII_PUNCT.test(text[i + 1]!)) { i += 2; continue; }
     if (ch === '`') {

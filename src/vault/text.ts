@@ -21,9 +21,8 @@ const lossyDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
 
 /** Git's heuristic: a NUL byte in the first 8000 bytes means binary. */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 8000);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  const at = Buffer.prototype.indexOf.call(bytes, 0);
+  return at !== -1 && at < 8000;
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1. */

@@ -1,0 +1,61 @@
+// npm run bench: side-by-side, in one run, interleaved; medians; ratios against the floor and peers.
+// Usage: node scripts/bench.mjs [--sizes 1000,10000,100000] [--runs 5] [--no-peers]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateVault } from './bench/generate.mjs';
+
+const { values } = parseArgs({ options: { sizes: { type: 'string' }, runs: { type: 'string' }, 'no-peers': { type: 'boolean' }, only: { type: 'string' } } });
+const sizes = (values.sizes ?? '1000,10000,100000').split(',').map(Number);
+const runs = Number(values.runs ?? 5);
+const OUT = 'bench-out';
+mkdirSync(OUT, { recursive: true });
+const node = process.execPath;
+const cli = join(process.cwd(), 'dist', 'cli.js');
+const mdlint = join(process.cwd(), 'node_modules', 'markdownlint-cli2', 'markdownlint-cli2-bin.mjs');
+
+function time(cmd, args) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+const rows = [];
+for (const n of sizes) {
+  const dir = join(OUT, `vault-${n}`);
+  if (!existsSync(join(dir, 'MEMORY.md'))) generateVault(dir, n);
+  spawnSync(node, [cli, 'catalog', dir, '--write']);
+  const tools = {
+    'node -e 0': [node, ['-e', '0']],
+    floor: [node, ['scripts/bench/floor.mjs', dir]],
+    'memlint check': [node, [cli, 'check', dir, '--format', 'json']],
+  };
+  const peers = !values['no-peers'] && n <= 10000;
+  if (peers) tools['markdownlint-cli2'] = [node, [mdlint, `${dir}/**/*.md`]];
+  const samples = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
+  const r = n >= 100000 ? Math.min(runs, 3) : runs;
+  for (const [cmd, args] of Object.values(tools)) time(cmd, args); // warm the page cache
+  for (let i = 0; i < r; i++) {
+    for (const [name, [cmd, args]] of Object.entries(tools)) {
+      if (name === 'markdownlint-cli2' && i >= Math.min(r, 3)) continue;
+      samples[name].push(time(cmd, args));
+    }
+  }
+  const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  rows.push({ notes: n, runs: r, ...med });
+  const line = [`${n} notes`, ...Object.entries(med).map(([k, v]) => `${k} ${fmt(v)}`), `check/floor ${(med['memlint check'] / med.floor).toFixed(2)}x`];
+  if (med['markdownlint-cli2']) line.push(`markdownlint-cli2/check ${(med['markdownlint-cli2'] / med['memlint check']).toFixed(1)}x`);
+  console.log(line.join(' | '));
+}
+writeFileSync(join(OUT, 'check.json'), JSON.stringify(rows, null, 2));
+console.log('\n| notes | node -e 0 | floor (list + read) | memlint check | check ÷ floor | markdownlint-cli2 | markdownlint ÷ check |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  const m = r['markdownlint-cli2'];
+  console.log(`| ${r.notes.toLocaleString('en')} | ${fmt(r['node -e 0'])} | ${fmt(r.floor)} | ${fmt(r['memlint check'])} | ${(r['memlint check'] / r.floor).toFixed(2)}× | ${m ? fmt(m) : 'not run'} | ${m ? `${(m / r['memlint check']).toFixed(1)}×` : '—'} |`);
+}

@@ -1,0 +1,11 @@
+/** MEMLINT_TIMING=1 prints how long each phase took, on stderr. */
+const enabled = process.env.MEMLINT_TIMING === '1';
+const started = performance.now();
+let last = started;
+
+export function mark(phase: string): void {
+  if (!enabled) return;
+  const now = performance.now();
+  process.stderr.write(`memlint timing: ${phase.padEnd(18)} ${(now - last).toFixed(1).padStart(7)} ms (total ${(now - started).toFixed(1)} ms)\n`);
+  last = now;
+}
