@@ -24,6 +24,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'print, write (--write) or verify (--check) the catalog of every note',
     load: () => import('./commands/catalog.js'),
   },
+  consolidate: {
+    usage: 'memlint consolidate [VAULT] [--root DIR] [--out FILE|-] [--format yaml|json] [--config FILE]',
+    summary: 'find duplicates, contradictions, dead references, incidents → a proposal (read-only)',
+    load: () => import('./commands/consolidate.js'),
+  },
   hook: {
     usage: 'memlint hook install [VAULT] [--force]',
     summary: 'install a git pre-commit hook that runs check when memory files are staged',

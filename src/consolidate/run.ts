@@ -1,0 +1,94 @@
+/** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
+import { notesUnderRules } from '../rules/shared.js';
+import type { Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
+import { sha256Hex } from '../vault/hermes.js';
+import { gitHistory, provenance } from '../vault/history.js';
+import type { Vault, VaultFile } from '../vault/model.js';
+import { VERSION } from '../version.js';
+import { noteFeatures, similarPairs } from './features.js';
+import { chooseRoot } from './root.js';
+import type { ItemDraft, Stage, StageContext } from './stage.js';
+import { STAGES } from './stages/index.js';
+
+export interface ConsolidateOptions {
+  readonly root?: string;
+  readonly now?: Date;
+  readonly stages?: readonly Stage[];
+  readonly progress?: (message: string) => void;
+}
+
+const ID_PREFIX: Record<ItemKind, string> = {
+  'index-overflow': 'index', 'dangling-link': 'dangling', orphan: 'orphan', 'dead-reference': 'dead',
+  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident',
+};
+const KIND_ORDER: ItemKind[] = ['index-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident'];
+
+export function fileSha(file: VaultFile | undefined): string {
+  return file ? sha256Hex(file.bytes) : 'absent';
+}
+
+/** Hash of every file path and content hash: index and catalog rewrites are planned against it. */
+export function manifestOf(vault: Vault): string {
+  const lines = vault.files.map((f) => `${f.path}\t${fileSha(f)}`).sort();
+  return sha256Hex(lines.join('\n'));
+}
+
+export function consolidateVault(vault: Vault, options: ConsolidateOptions = {}): Proposal {
+  const now = options.now ?? new Date();
+  const progress = options.progress ?? (() => undefined);
+  const notes = notesUnderRules(vault);
+  progress(`reading ${notes.length} notes`);
+  const features = noteFeatures(notes);
+  progress('comparing notes');
+  const pairs = similarPairs(features);
+  const inbound = new Map<string, number>();
+  for (const n of vault.notes) {
+    const targets = new Set(n.links.map((l) => l.resolved).filter((r): r is string => r !== null && r !== n.path));
+    for (const t of targets) inbound.set(t, (inbound.get(t) ?? 0) + 1);
+  }
+  const { root, source } = chooseRoot(vault.root, options.root, vault.config.root);
+  const summary: Record<string, unknown> = { notes: notes.length };
+  const ctx: StageContext = { vault, notes, features, pairs, inbound, root, rootSource: source, summary };
+  const drafts: ItemDraft[] = [];
+  for (const stage of options.stages ?? STAGES) {
+    progress(`stage ${stage.id}`);
+    drafts.push(...stage.run(ctx));
+  }
+  const history = gitHistory(vault.root);
+  const manifest = manifestOf(vault);
+  const ref = (path: string): NoteRef => {
+    const file = vault.byPath.get(path);
+    if (!file || file.role !== 'note') return { path, sha256: fileSha(file) };
+    const p = provenance(file, history, now.getTime());
+    return { path, sha256: fileSha(file), name: file.meta.name, type: file.meta.type, modified: p.modified, origin: p.origin, ageDays: p.ageDays };
+  };
+  drafts.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.paths.join('\0'), b.paths.join('\0')) || cmp(JSON.stringify(a.action), JSON.stringify(b.action)));
+  const counters = new Map<ItemKind, number>();
+  const items: ProposalItem[] = drafts.map((d) => {
+    const n = (counters.get(d.kind) ?? 0) + 1;
+    counters.set(d.kind, n);
+    return {
+      id: `${ID_PREFIX[d.kind]}-${String(n).padStart(4, '0')}`,
+      kind: d.kind,
+      notes: d.paths.map(ref),
+      evidence: d.evidence,
+      suggestion: d.suggestion,
+      action: d.action,
+      ...(d.dependsOnManifest ? { manifest } : {}),
+      decision: 'pending',
+    };
+  });
+  summary.items = Object.fromEntries(KIND_ORDER.map((k) => [k, counters.get(k) ?? 0]));
+  return {
+    version: 1,
+    tool: `memlint ${VERSION}`,
+    vault: vault.root,
+    kind: vault.kind,
+    createdAt: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    manifest,
+    summary,
+    items,
+  };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,71 @@
+import { sentenceConflict, viewSentence, type SentenceView } from '../conflict.js';
+import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
+import { STOPWORDS, sentences, isCjk, type Sentence } from '../text.js';
+
+/** Rare terms (few notes use them) are what a subject is made of. */
+function rareTermPairs(ctx: StageContext): Set<number> {
+  const n = ctx.features.length;
+  const maxDf = Math.max(2, Math.min(25, Math.ceil(n * 0.02)));
+  const postings = new Map<string, number[]>();
+  ctx.features.forEach((f, i) => {
+    for (const t of new Set(f.tokens)) {
+      if (STOPWORDS.has(t) || t.length < 3 || isCjk(t) || /^\d/.test(t)) continue;
+      const list = postings.get(t);
+      if (list) { if (list.length <= maxDf) list.push(i); } else postings.set(t, [i]);
+    }
+  });
+  const sharedCount = new Map<number, number>();
+  for (const list of postings.values()) {
+    if (list.length < 2 || list.length > maxDf) continue;
+    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
+      const key = list[x]! * n + list[y]!;
+      sharedCount.set(key, (sharedCount.get(key) ?? 0) + 1);
+    }
+  }
+  const out = new Set<number>();
+  for (const [key, count] of sharedCount) {
+    const a = Math.floor(key / n), b = key % n;
+    const sameType = ctx.features[a]!.note.meta.type === ctx.features[b]!.note.meta.type;
+    if (count >= 3 || (count >= 2 && sameType)) out.add(key);
+  }
+  return out;
+}
+
+export default defineStage({
+  id: 'contradictions',
+  description: 'Notes on one subject (shared rare terms, or near-duplicates) whose sentences conflict: polarity, values, replaced tools.',
+  run(ctx) {
+    const n = ctx.features.length;
+    const candidates = rareTermPairs(ctx);
+    for (const p of ctx.pairs) if (p.jaccard >= 0.2 || p.containment >= 0.4) candidates.add(p.a * n + p.b);
+    const views = new Map<number, { s: Sentence; v: SentenceView }[]>();
+    const viewsOf = (i: number) => {
+      let v = views.get(i);
+      if (!v) { v = sentences(ctx.features[i]!.note).map((s) => ({ s, v: viewSentence(s.text) })); views.set(i, v); }
+      return v;
+    };
+    const items: ItemDraft[] = [];
+    for (const key of [...candidates].sort((x, y) => x - y)) {
+      const a = Math.floor(key / n), b = key % n;
+      const found: Record<string, unknown>[] = [];
+      for (const x of viewsOf(a)) {
+        for (const y of viewsOf(b)) {
+          const c = sentenceConflict(x.v, y.v);
+          if (c) found.push({ kind: c.kind, detail: c.detail, a: { line: x.s.line, text: x.s.text }, b: { line: y.s.line, text: y.s.text } });
+          if (found.length >= 3) break;
+        }
+        if (found.length >= 3) break;
+      }
+      if (found.length === 0) continue;
+      const na = ctx.features[a]!.note, nb = ctx.features[b]!.note;
+      items.push({
+        kind: 'contradiction',
+        paths: [na.path, nb.path],
+        evidence: { conflicts: found },
+        suggestion: 'review',
+        action: { type: 'keep' },
+      });
+    }
+    return items;
+  },
+});

@@ -1,0 +1,38 @@
+import { defineStage, type ItemDraft } from '../stage.js';
+
+const DATE = /\b(20\d{2})[-_./](\d{2})[-_./](\d{2})\b/;
+const INCIDENT = /\b(bug|incident|outage|crash(?:ed|es)?|broke(?:n)?|fail(?:ed|ure)?|error|hot-?fix|fixed|rollback|rolled back|post-?mortem|root cause|regression|went down|down for)\b/gi;
+const PAST = /\b(was|were|had|did|broke|went|happened|caused|fixed|crashed|failed|deleted|restored|found|turned out|ran|took|got)\b|\b\w{3,}ed\b/gi;
+const HOW_TO_APPLY = /\*\*How to apply:?\*\*|^#{1,6}\s*How to apply|^How to apply:/im;
+const GENERAL = /\b(always|never|whenever|every time|from now on|in future|going forward|rule)\b/i;
+
+export default defineStage({
+  id: 'incidents',
+  description: 'Notes that record one dated event and never generalized it: dated, past-tense incident narrative, no "How to apply", nothing links them, nothing similar.',
+  run(ctx) {
+    const similar = new Set<number>();
+    for (const p of ctx.pairs) if (p.jaccard >= 0.3 || p.containment >= 0.5) { similar.add(p.a); similar.add(p.b); }
+    const indexed = new Set<string>();
+    for (const f of [ctx.vault.index, ...ctx.vault.secondaryIndexes]) for (const l of f?.links ?? []) if (l.resolved) indexed.add(l.resolved);
+    const items: ItemDraft[] = [];
+    ctx.features.forEach((f, i) => {
+      const note = f.note;
+      const body = note.text.slice(note.bodyOffset);
+      const date = DATE.exec(note.path) ?? DATE.exec(body) ?? DATE.exec(note.meta.description ?? '');
+      if (!date) return;
+      if (HOW_TO_APPLY.test(body) || GENERAL.test(body)) return;
+      if ((ctx.inbound.get(note.path) ?? 0) > 0 || indexed.has(note.path) || similar.has(i)) return;
+      const incidentWords = [...new Set((body.match(INCIDENT) ?? []).map((w) => w.toLowerCase()))];
+      const pastTense = (body.match(PAST) ?? []).length;
+      if (incidentWords.length < 1 || pastTense < 2) return;
+      items.push({
+        kind: 'incident',
+        paths: [note.path],
+        evidence: { date: date[0], incidentWords, pastTenseVerbs: pastTense, howToApply: false, inboundLinks: 0, similarNotes: 0 },
+        suggestion: 'retire',
+        action: { type: 'retire', retire: [note.path] },
+      });
+    });
+    return items;
+  },
+});

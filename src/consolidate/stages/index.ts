@@ -1,0 +1,9 @@
+/** The stages in the order they run. Each has its own fixtures under fixtures/consolidate/<id>/. */
+import type { Stage } from '../stage.js';
+import contradictions from './contradictions.js';
+import deadReferences from './dead-references.js';
+import incidents from './incidents.js';
+import nearDuplicates from './near-duplicates.js';
+import { danglingLinks, indexOverflow, orphans } from './vault-items.js';
+
+export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents];

@@ -1,0 +1,79 @@
+/**
+ * The proposal: what consolidate writes and a person edits, and the only input apply acts on.
+ * Strict everywhere: an unknown field is a refusal, not a silent skip.
+ */
+import { z } from 'zod';
+
+const sha256 = z.string().regex(/^([0-9a-f]{64}|absent)$/, 'a sha256 in hex, or "absent"');
+const relPath = z.string().min(1);
+
+export const noteRefSchema = z
+  .object({
+    path: relPath,
+    sha256,
+    entry: z.number().int().positive().optional().describe('Hermes store entry number'),
+    name: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    modified: z.string().nullable().optional(),
+    origin: z.string().nullable().optional(),
+    ageDays: z.number().nullable().optional(),
+  })
+  .strict();
+
+const indexLine = z.object({ line: z.number().int().positive(), text: z.string() }).strict();
+
+export const actionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('merge'), into: relPath, retire: z.array(relPath).min(1), body: z.string().optional() }).strict(),
+  z.object({ type: z.literal('retire'), retire: z.array(relPath).min(1) }).strict(),
+  z.object({ type: z.literal('relink'), file: relPath, from: z.string().min(1), to: relPath }).strict(),
+  z.object({ type: z.literal('fix-index'), file: relPath, remove: z.array(indexLine).default([]), add: z.array(z.string()).default([]) }).strict(),
+  z.object({ type: z.literal('keep') }).strict(),
+]);
+
+export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow'] as const;
+export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'keep', 'review'] as const;
+export const DECISIONS = ['pending', 'approve', 'reject'] as const;
+
+export const judgeSchema = z
+  .object({
+    verdict: z.enum(['merge', 'retire', 'keep', 'unsure']),
+    reason: z.string(),
+    model: z.string().optional(),
+    mergedBody: z.string().optional(),
+  })
+  .strict();
+
+export const itemSchema = z
+  .object({
+    id: z.string().regex(/^[a-z]+-\d{4,}$/),
+    kind: z.enum(ITEM_KINDS),
+    notes: z.array(noteRefSchema).min(1),
+    evidence: z.record(z.string(), z.unknown()),
+    suggestion: z.enum(SUGGESTIONS),
+    action: actionSchema,
+    /** The set of notes an index or catalog rewrite was planned against. */
+    manifest: sha256.optional(),
+    judge: judgeSchema.optional(),
+    decision: z.enum(DECISIONS),
+  })
+  .strict();
+
+export const proposalSchema = z
+  .object({
+    version: z.literal(1),
+    tool: z.string().optional(),
+    vault: z.string().min(1),
+    kind: z.enum(['claude', 'hermes']).optional(),
+    createdAt: z.string(),
+    manifest: sha256,
+    summary: z.record(z.string(), z.unknown()).optional(),
+    items: z.array(itemSchema),
+  })
+  .strict();
+
+export type NoteRef = z.infer<typeof noteRefSchema>;
+export type Action = z.infer<typeof actionSchema>;
+export type ProposalItem = z.infer<typeof itemSchema>;
+export type Proposal = z.infer<typeof proposalSchema>;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+export type Suggestion = (typeof SUGGESTIONS)[number];

@@ -1,0 +1,47 @@
+/** When and by whom each note last changed: front matter first, then git (one `git log`), then mtime. */
+import { execFileSync } from 'node:child_process';
+import type { VaultFile } from './model.js';
+
+export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
+
+/** Last commit touching each file under `root`, keyed by vault-relative path. Empty outside git. */
+export function gitHistory(root: string): ReadonlyMap<string, GitChange> {
+  const out = new Map<string, GitChange>();
+  let log: string;
+  try {
+    log = execFileSync('git', ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', '.'], {
+      cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 256 * 1024 * 1024,
+    });
+  } catch {
+    return out;
+  }
+  for (const block of log.split('\0')) {
+    const [head, ...files] = block.split('\n');
+    if (!head) continue;
+    const [commit, author, date] = head.split('\t');
+    if (!commit || !date) continue;
+    for (const f of files) {
+      const path = f.trim();
+      if (path && !out.has(path)) out.set(path, { date, commit: commit.slice(0, 12), author: author ?? '' });
+    }
+  }
+  return out;
+}
+
+export interface Provenance {
+  readonly modified: string | null;
+  readonly origin: string;
+  readonly ageDays: number | null;
+  readonly ageSource: 'frontmatter' | 'git' | 'mtime';
+}
+
+export function provenance(note: VaultFile, history: ReadonlyMap<string, GitChange>, now: number): Provenance {
+  const git = history.get(note.path);
+  const origin = note.meta.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
+  const fromMeta = note.meta.modified ? Date.parse(note.meta.modified) : NaN;
+  if (!Number.isNaN(fromMeta)) return { modified: note.meta.modified, origin, ageDays: days(now - fromMeta), ageSource: 'frontmatter' };
+  if (git) return { modified: git.date, origin, ageDays: days(now - Date.parse(git.date)), ageSource: 'git' };
+  return { modified: new Date(note.mtimeMs).toISOString(), origin, ageDays: days(now - note.mtimeMs), ageSource: 'mtime' };
+}
+
+const days = (ms: number): number => Math.max(0, Math.floor(ms / 86_400_000));
