@@ -12,6 +12,20 @@ export function runId(createdAt: string, manifest: string): string {
   return `${createdAt.replace(/[-:]/g, '').replace('T', '-').replace('Z', '')}-${manifest.slice(0, 6)}`;
 }
 
+/** Never overwrites an earlier proposal: a second run in the same second gets a suffix. */
+function writeNewProposal(dir: string, id: string, text: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (let n = 1; ; n++) {
+    const file = join(dir, `${id}${n === 1 ? '' : `-${n}`}.yaml`);
+    try {
+      writeFileSync(file, text, { flag: 'wx' });
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
 export async function run(args: string[], io: IO): Promise<number> {
   const { values, positionals } = parseCommandArgs('consolidate', args, {
     root: { type: 'string' },
@@ -28,6 +42,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   const showProgress = Boolean(io.stderr.isTTY) && !io.env.CI;
   const proposal = consolidateVault(vault, {
     ...(values.root ? { root: resolve(io.cwd, values.root) } : {}),
+    path: io.env.PATH ?? '',
     progress: showProgress ? (m) => io.stderr.write(`memlint consolidate: ${m}…\n`) : undefined,
   });
   if (format === 'json') {
@@ -39,9 +54,14 @@ export async function run(args: string[], io: IO): Promise<number> {
     io.stdout.write(text);
     return 0;
   }
-  const out = values.out ? resolve(io.cwd, values.out) : join(vault.root, '.memlint', 'proposals', `${runId(proposal.createdAt, proposal.manifest)}.yaml`);
-  mkdirSync(dirname(out), { recursive: true });
-  if (values.out) writeFileAtomic(out, text); else writeFileSync(out, text, { flag: 'wx' });
+  let out: string;
+  if (values.out) {
+    out = resolve(io.cwd, values.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileAtomic(out, text);
+  } else {
+    out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text);
+  }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}\n`);
   io.stdout.write(`${out}\n`);

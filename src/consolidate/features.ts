@@ -28,9 +28,46 @@ export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
 /** Candidates from LSH, confirmed with exact Jaccard and containment. Tuned for recall. */
 export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: 6 } as const;
 
+/**
+ * A short note inside a long one has a low Jaccard similarity, so LSH rarely pairs them. Notes
+ * sharing several rare shingles (used by few notes) are candidates too.
+ */
+export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
+  const n = features.length;
+  const postings = new Map<string, number[]>();
+  features.forEach((f, i) => {
+    for (const s of f.shingles) {
+      const list = postings.get(s);
+      if (!list) postings.set(s, [i]);
+      else if (list.length <= maxDf) list.push(i);
+    }
+  });
+  const counts = new Map<number, number>();
+  for (const list of postings.values()) {
+    if (list.length < 2 || list.length > maxDf) continue;
+    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
+      const key = list[x]! * n + list[y]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const out: [number, number][] = [];
+  for (const [key, count] of counts) {
+    const a = Math.floor(key / n), b = key % n;
+    const small = Math.min(features[a]!.shingles.size, features[b]!.shingles.size);
+    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
+  }
+  return out;
+}
+
 export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
   const out: SimilarPair[] = [];
-  for (const [a, b] of lshCandidates(features.map((f) => f.signature))) {
+  const n = features.length;
+  const seen = new Set<number>();
+  const candidates = [...lshCandidates(features.map((f) => f.signature)), ...rareShingleCandidates(features)];
+  for (const [a, b] of candidates) {
+    const key = a * n + b;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const fa = features[a]!, fb = features[b]!;
     const j = jaccard(fa.shingles, fb.shingles);
     const c = Math.min(fa.shingles.size, fb.shingles.size) >= SIMILAR.minShingles ? containment(fa.shingles, fb.shingles) : j;

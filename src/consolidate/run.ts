@@ -15,6 +15,8 @@ export interface ConsolidateOptions {
   readonly now?: Date;
   readonly stages?: readonly Stage[];
   readonly progress?: (message: string) => void;
+  /** PATH for executable checks (default: this process's). */
+  readonly path?: string;
 }
 
 const ID_PREFIX: Record<ItemKind, string> = {
@@ -48,7 +50,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   }
   const { root, source } = chooseRoot(vault.root, options.root, vault.config.root);
   const summary: Record<string, unknown> = { notes: notes.length };
-  const ctx: StageContext = { vault, notes, features, pairs, inbound, root, rootSource: source, summary };
+  const ctx: StageContext = { vault, notes, features, pairs, inbound, root, rootSource: source, summary, path: options.path ?? process.env.PATH ?? '' };
   const drafts: ItemDraft[] = [];
   for (const stage of options.stages ?? STAGES) {
     progress(`stage ${stage.id}`);

@@ -25,6 +25,8 @@ export interface StageContext {
   /** Project root for reference checks, or null (path checks skipped). */
   readonly root: string | null;
   readonly rootSource: string;
+  /** PATH that command references are checked against. */
+  readonly path: string;
   /** Counters a stage reports in the proposal summary. */
   readonly summary: Record<string, unknown>;
 }

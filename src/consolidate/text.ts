@@ -2,15 +2,16 @@
 import type { VaultFile } from '../vault/model.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const TOKEN = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 
 export const STOPWORDS = new Set(
   ('a an the and or but if then else of to in on at by for with from as is are was were be been being it its this that these those ' +
     'i you he she we they me my your our their there here so than too very can could should would will just also into over about ' +
-    'why how apply note see do does did has have had not no').split(' '),
+    'why how apply note see do does did has have had not no only now until since after before when while even because which what who whom whose where via per').split(' '),
 );
 
-export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'without', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor']);
+/** "without" is not here: "do X without Y" negates Y, not X. */
+export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor']);
 
 /** The text a note states: description and body, markdown syntax and front matter removed. */
 export function statedText(note: VaultFile): string {
@@ -47,17 +48,45 @@ export interface Sentence {
   readonly line: number;
 }
 
-/** Sentences of the body (and list items, which real notes use as sentences). */
+/**
+ * Sentences of the body's prose. Code blocks are left out; a sentence may wrap across lines within
+ * a paragraph; each list item, heading and paragraph starts afresh; table rows are skipped.
+ */
 export function sentences(note: VaultFile): Sentence[] {
   const out: Sentence[] = [];
-  const body = note.text.slice(note.bodyOffset);
-  const re = /[^\n.!?。！？]+(?:[.!?。！？]+|$)/gm;
-  for (let m = re.exec(body); m; m = re.exec(body)) {
-    const raw = m[0];
-    const text = raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '').replace(/^[\s\-*+>#\d.)]+/, '').trim();
-    if (text.length < 8) continue;
-    const offset = note.bodyOffset + m.index + raw.indexOf(text.slice(0, 4));
-    out.push({ text, offset, line: note.position(Math.max(note.bodyOffset, offset)).line });
+  let text = note.text;
+  for (const [s, e] of note.codeRanges) {
+    if (s >= note.bodyOffset && text.slice(s, e).includes('\n')) text = text.slice(0, s) + text.slice(s, e).replace(/[^\n]/g, ' ') + text.slice(e);
+  }
+  const blocks: [number, number][] = [];
+  let blockStart = -1;
+  let pos = note.bodyOffset;
+  while (pos <= text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(pos, end);
+    const blank = line.trim() === '';
+    const starts = /^\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>)/.test(line);
+    const table = /^\s*\|/.test(line);
+    if (blank || starts || table) {
+      if (blockStart !== -1) blocks.push([blockStart, pos - 1]);
+      blockStart = blank || table ? -1 : pos;
+    } else if (blockStart === -1) {
+      blockStart = pos;
+    }
+    if (nl === -1) { if (blockStart !== -1) blocks.push([blockStart, end]); break; }
+    pos = nl + 1;
+  }
+  const re = /(?:[^.!?。！？]|[.!?](?=\S))+(?:[.!?]+(?=\s|$)|[。！？]+|$)/g;
+  for (const [s, e] of blocks) {
+    const block = text.slice(s, e).replace(/\r?\n/g, ' ');
+    for (let m = re.exec(block); m; m = re.exec(block)) {
+      const raw = m[0];
+      const cleaned = raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '').replace(/^[\s\-*+>#\d.)]+/, '').replace(/\s+/g, ' ').trim();
+      if (cleaned.length < 8) continue;
+      const offset = s + m.index + Math.max(0, raw.search(/\S/));
+      out.push({ text: cleaned, offset, line: note.position(offset).line });
+    }
   }
   return out;
 }

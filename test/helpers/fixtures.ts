@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const FIXTURES = join(process.cwd(), 'fixtures');
+/** Folders under fixtures/ that are not rule groups. */
+const NOT_RULES = new Set(['demo-vault', 'demo-project', 'consolidate']);
 
 export interface FixtureCase {
   readonly ruleId: string;
@@ -17,7 +19,7 @@ export function fixtureCases(): FixtureCase[] {
   const out: FixtureCase[] = [];
   for (const group of readdirSync(FIXTURES).sort()) {
     const gdir = join(FIXTURES, group);
-    if (!statSync(gdir).isDirectory() || group === 'demo-vault') continue;
+    if (!statSync(gdir).isDirectory() || NOT_RULES.has(group)) continue;
     for (const rule of readdirSync(gdir).sort()) {
       const rdir = join(gdir, rule);
       if (!statSync(rdir).isDirectory()) continue;

@@ -2,6 +2,8 @@ import { sentenceConflict, viewSentence, type SentenceView } from '../conflict.j
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 import { STOPWORDS, sentences, isCjk, type Sentence } from '../text.js';
 
+const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
+
 /** Rare terms (few notes use them) are what a subject is made of. */
 function rareTermPairs(ctx: StageContext): Set<number> {
   const n = ctx.features.length;
@@ -47,6 +49,9 @@ export default defineStage({
     const items: ItemDraft[] = [];
     for (const key of [...candidates].sort((x, y) => x - y)) {
       const a = Math.floor(key / n), b = key % n;
+      // Two dated logs (session notes) record different moments: a changed status is history,
+      // not a contradiction. Stale one-off logs are the incident stage's business.
+      if (DATED.test(ctx.features[a]!.note.path) && DATED.test(ctx.features[b]!.note.path)) continue;
       const found: Record<string, unknown>[] = [];
       for (const x of viewsOf(a)) {
         for (const y of viewsOf(b)) {

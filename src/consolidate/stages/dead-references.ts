@@ -25,7 +25,7 @@ interface RootFacts {
   readonly pathDirs: readonly string[];
 }
 
-function rootFacts(root: string): RootFacts {
+function rootFacts(root: string, path: string): RootFacts {
   let scripts: Set<string> | null = null;
   try {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
@@ -43,7 +43,7 @@ function rootFacts(root: string): RootFacts {
     scripts,
     makeTargets,
     nodeModules: existsSync(join(root, 'node_modules')),
-    pathDirs: [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), join(root, 'node_modules', '.bin')],
+    pathDirs: [...path.split(delimiter).filter(Boolean), join(root, 'node_modules', '.bin')],
   };
 }
 
@@ -120,7 +120,7 @@ export default defineStage({
     ctx.summary.deadReferences = { root: ctx.root, rootSource: ctx.rootSource, ...counts };
     const skip = (reason: SkipReason): void => { counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1; };
     const items: ItemDraft[] = [];
-    const facts = ctx.root ? rootFacts(ctx.root) : null;
+    const facts = ctx.root ? rootFacts(ctx.root, ctx.path) : null;
     for (const note of ctx.notes) {
       const refs = extractReferences(note.text.slice(note.bodyOffset), note.bodyOffset);
       if (!ctx.root || !facts) { refs.forEach(() => skip('no-root')); continue; }

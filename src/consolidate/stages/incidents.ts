@@ -12,8 +12,6 @@ export default defineStage({
   run(ctx) {
     const similar = new Set<number>();
     for (const p of ctx.pairs) if (p.jaccard >= 0.3 || p.containment >= 0.5) { similar.add(p.a); similar.add(p.b); }
-    const indexed = new Set<string>();
-    for (const f of [ctx.vault.index, ...ctx.vault.secondaryIndexes]) for (const l of f?.links ?? []) if (l.resolved) indexed.add(l.resolved);
     const items: ItemDraft[] = [];
     ctx.features.forEach((f, i) => {
       const note = f.note;
@@ -21,7 +19,8 @@ export default defineStage({
       const date = DATE.exec(note.path) ?? DATE.exec(body) ?? DATE.exec(note.meta.description ?? '');
       if (!date) return;
       if (HOW_TO_APPLY.test(body) || GENERAL.test(body)) return;
-      if ((ctx.inbound.get(note.path) ?? 0) > 0 || indexed.has(note.path) || similar.has(i)) return;
+      // Links from other notes mean the event was generalized somewhere; an index line does not.
+      if ((ctx.inbound.get(note.path) ?? 0) > 0 || similar.has(i)) return;
       const incidentWords = [...new Set((body.match(INCIDENT) ?? []).map((w) => w.toLowerCase()))];
       const pastTense = (body.match(PAST) ?? []).length;
       if (incidentWords.length < 1 || pastTense < 2) return;

@@ -19,7 +19,7 @@ export const indexOverflow = defineStage({
     const maxBytes = Math.floor(info.maxBytes * headroom);
     if (info.lines <= maxLines && info.bytes <= maxBytes) return [];
     const catalogFile = vault.config.catalog.file;
-    const linksCatalog = index.links.some((l) => l.resolved === catalogFile);
+    const linksCatalog = index.links.some((l) => l.resolved === catalogFile || (l.resolution === 'missing' && l.target === catalogFile));
     const add = linksCatalog ? [] : [`- [Catalog](${catalogFile}) — every note, by type`];
     // Lowest priority first: lines with no note, then reference, project, user; later lines before earlier.
     const priority = (target: string | null): number => {
