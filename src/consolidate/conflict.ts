@@ -102,7 +102,6 @@ function viewClause(raw: string): ClauseView {
       if (next && !STOPWORDS.has(next) && !NUMBER.test(next)) values.set(`${next}#after`, v);
     }
   }
-  const retired = new Set<string>();
   const phrases: string[][] = [];
   for (const m of text.matchAll(RETIRED)) {
     const words = tokens(m[1]!).filter((t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2);
