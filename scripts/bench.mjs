@@ -22,6 +22,13 @@ function time(cmd, args) {
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
+/** Peak resident memory of one run, from GNU time when the machine has it. */
+function peakRssMb(cmd, args) {
+  if (!existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
+}
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
@@ -34,6 +41,7 @@ for (const n of sizes) {
     'node -e 0': [node, ['-e', '0']],
     floor: [node, ['scripts/bench/floor.mjs', dir]],
     'memlint check': [node, [cli, 'check', dir, '--format', 'json']],
+    'memlint consolidate': [node, [cli, 'consolidate', dir, '--out', join(OUT, `proposal-${n}.yaml`)]],
   };
   const peers = !values['no-peers'] && n <= 10000;
   if (peers) tools['markdownlint-cli2'] = [node, [mdlint, `${dir}/**/*.md`]];
@@ -42,14 +50,16 @@ for (const n of sizes) {
   for (const [cmd, args] of Object.values(tools)) time(cmd, args); // warm the page cache
   for (let i = 0; i < r; i++) {
     for (const [name, [cmd, args]] of Object.entries(tools)) {
-      if (name === 'markdownlint-cli2' && i >= Math.min(r, 3)) continue;
+      if ((name === 'markdownlint-cli2' || (name === 'memlint consolidate' && n >= 100000)) && i >= Math.min(r, name === 'memlint consolidate' ? 1 : 3)) continue;
       samples[name].push(time(cmd, args));
     }
   }
   const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  med['consolidate RSS MB'] = peakRssMb(node, tools['memlint consolidate'][1]);
   rows.push({ notes: n, runs: r, ...med });
   const line = [`${n} notes`, ...Object.entries(med).map(([k, v]) => `${k} ${fmt(v)}`), `check/floor ${(med['memlint check'] / med.floor).toFixed(2)}x`];
   if (med['markdownlint-cli2']) line.push(`markdownlint-cli2/check ${(med['markdownlint-cli2'] / med['memlint check']).toFixed(1)}x`);
+  line.push(`consolidate/check ${(med['memlint consolidate'] / med['memlint check']).toFixed(1)}x, RSS ${med['consolidate RSS MB']} MB`);
   console.log(line.join(' | '));
 }
 writeFileSync(join(OUT, 'check.json'), JSON.stringify(rows, null, 2));
@@ -59,3 +69,10 @@ for (const r of rows) {
   const m = r['markdownlint-cli2'];
   console.log(`| ${r.notes.toLocaleString('en')} | ${fmt(r['node -e 0'])} | ${fmt(r.floor)} | ${fmt(r['memlint check'])} | ${(r['memlint check'] / r.floor).toFixed(2)}× | ${m ? fmt(m) : 'not run'} | ${m ? `${(m / r['memlint check']).toFixed(1)}×` : '—'} |`);
 }
+console.log('\n| notes | memlint consolidate | consolidate ÷ check | peak RSS | growth exponent vs previous size |');
+console.log('| ---: | ---: | ---: | ---: | ---: |');
+rows.forEach((r, i) => {
+  const prev = rows[i - 1];
+  const k = prev ? (Math.log(r['memlint consolidate'] / prev['memlint consolidate']) / Math.log(r.notes / prev.notes)).toFixed(2) : '—';
+  console.log(`| ${r.notes.toLocaleString('en')} | ${fmt(r['memlint consolidate'])} | ${(r['memlint consolidate'] / r['memlint check']).toFixed(1)}× | ${r['consolidate RSS MB'] ?? '?'} MB | ${k} |`);
+});

@@ -1,13 +1,15 @@
 /** Per-note text features and the similarity pass shared by the duplicate, contradiction and incident stages. */
 import type { VaultFile } from '../vault/model.js';
-import { lshCandidates, signature } from './minhash.js';
+import { hashSet, lshCandidates, signature } from './minhash.js';
 import { containment, jaccard, shingles, statedText, tokens } from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
-  readonly tokens: readonly string[];
-  readonly shingles: ReadonlySet<string>;
+  /** Sorted distinct shingle hashes. */
+  readonly shingles: Uint32Array;
   readonly signature: Uint32Array;
+  /** Tokens of the stated text, computed when a stage asks (not kept for every note). */
+  tokens(): readonly string[];
 }
 
 export interface SimilarPair {
@@ -19,9 +21,8 @@ export interface SimilarPair {
 
 export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
   return notes.map((note) => {
-    const toks = tokens(statedText(note));
-    const sh = shingles(toks);
-    return { note, tokens: toks, shingles: sh, signature: signature(sh) };
+    const hashes = hashSet(shingles(tokens(statedText(note))));
+    return { note, shingles: hashes, signature: signature(hashes), tokens: () => tokens(statedText(note)) };
   });
 }
 
@@ -34,7 +35,7 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: 6 } as con
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const n = features.length;
-  const postings = new Map<string, number[]>();
+  const postings = new Map<number, number[]>();
   features.forEach((f, i) => {
     for (const s of f.shingles) {
       const list = postings.get(s);
@@ -53,7 +54,7 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
   const out: [number, number][] = [];
   for (const [key, count] of counts) {
     const a = Math.floor(key / n), b = key % n;
-    const small = Math.min(features[a]!.shingles.size, features[b]!.shingles.size);
+    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
     if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
   }
   return out;
@@ -70,7 +71,7 @@ export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
     seen.add(key);
     const fa = features[a]!, fb = features[b]!;
     const j = jaccard(fa.shingles, fb.shingles);
-    const c = Math.min(fa.shingles.size, fb.shingles.size) >= SIMILAR.minShingles ? containment(fa.shingles, fb.shingles) : j;
+    const c = Math.min(fa.shingles.length, fb.shingles.length) >= SIMILAR.minShingles ? containment(fa.shingles, fb.shingles) : j;
     out.push({ a, b, jaccard: round(j), containment: round(c) });
   }
   return out.sort((x, y) => x.a - y.a || x.b - y.b);

@@ -36,10 +36,19 @@ function mix(x: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-export function signature(shingles: Iterable<string>): Uint32Array {
+/** Sorted, distinct 32-bit hashes of the shingles: a compact set (Jaccard by merging). */
+export function hashSet(shingles: Iterable<string>): Uint32Array {
+  const out: number[] = [];
+  for (const s of shingles) out.push(hash32(s));
+  const arr = Uint32Array.from(out).sort();
+  let w = 0;
+  for (let i = 0; i < arr.length; i++) if (i === 0 || arr[i] !== arr[i - 1]) arr[w++] = arr[i]!;
+  return arr.slice(0, w);
+}
+
+export function signature(hashes: Uint32Array): Uint32Array {
   const sig = new Uint32Array(PERMUTATIONS).fill(0xffffffff);
-  for (const sh of shingles) {
-    const base = hash32(sh);
+  for (const base of hashes) {
     for (let i = 0; i < PERMUTATIONS; i++) {
       const v = mix(base ^ SEEDS[i]!);
       if (v < sig[i]!) sig[i] = v;
@@ -61,11 +70,13 @@ export function lshCandidates(signatures: readonly Uint32Array[]): [number, numb
   const out: [number, number][] = [];
   const n = signatures.length;
   for (let b = 0; b < BANDS; b++) {
-    const buckets = new Map<string, number[]>();
+    // Bucket by a hash of the band; equal bands share a bucket, and the rare collision of unequal
+    // ones only adds a candidate that the exact comparison then drops.
+    const buckets = new Map<number, number[]>();
     for (let i = 0; i < n; i++) {
       const sig = signatures[i]!;
-      let key = '';
-      for (let r = 0; r < ROWS; r++) key += `${sig[b * ROWS + r]}.`;
+      let key = 0x9747b28c ^ b;
+      for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]!);
       const list = buckets.get(key);
       if (list) list.push(i); else buckets.set(key, [i]);
     }

@@ -91,19 +91,23 @@ export function sentences(note: VaultFile): Sentence[] {
   return out;
 }
 
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const x of small) if (large.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
+/** Size of the intersection of two sorted, distinct arrays. */
+export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) { n++; i++; j++; } else if (a[i]! < b[j]!) i++; else j++;
+  }
+  return n;
+}
+
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const inter = intersectionSize(a, b);
+  return inter / (a.length + b.length - inter);
 }
 
 /** How much of the smaller set lies inside the larger one. */
-export function containment(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size === 0) return 0;
-  let inter = 0;
-  for (const x of small) if (large.has(x)) inter++;
-  return inter / small.size;
+export function containment(a: Uint32Array, b: Uint32Array): number {
+  const small = Math.min(a.length, b.length);
+  return small === 0 ? 0 : intersectionSize(a, b) / small;
 }

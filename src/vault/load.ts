@@ -18,6 +18,8 @@ export interface LoadOptions {
   readonly kind?: VaultKind;
 }
 
+/** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
+const INDEX_MAX_BYTES = 256 * 1024 * 1024;
 const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
 const HERMES_STORES = new Set(['MEMORY.md', 'USER.md']);
 
@@ -69,7 +71,8 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
     let p = parsedCache.get(f.path);
     if (!p || p.role !== role) {
-      p = readMarkdownFile(f.path, f.absPath, role, config.maxFileBytes);
+      // maxFileBytes is about notes; an index or catalog is always read (a 100k-note catalog is ~6 MB).
+      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES);
       parsedCache.set(f.path, p);
     }
     return p;

@@ -10,7 +10,7 @@ function rareTermPairs(ctx: StageContext): Set<number> {
   const maxDf = Math.max(2, Math.min(25, Math.ceil(n * 0.02)));
   const postings = new Map<string, number[]>();
   ctx.features.forEach((f, i) => {
-    for (const t of new Set(f.tokens)) {
+    for (const t of new Set(f.tokens())) {
       if (STOPWORDS.has(t) || t.length < 3 || isCjk(t) || /^\d/.test(t)) continue;
       const list = postings.get(t);
       if (list) { if (list.length <= maxDf) list.push(i); } else postings.set(t, [i]);

@@ -27,7 +27,7 @@ export default defineStage({
   id: 'near-duplicates',
   description: 'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
   run(ctx) {
-    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(ctx.features[p.a]!.tokens, ctx.features[p.b]!.tokens));
+    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(ctx.features[p.a]!.tokens(), ctx.features[p.b]!.tokens()));
     const parent = ctx.features.map((_, i) => i);
     for (const p of merging) parent[find(parent, p.a)] = find(parent, p.b);
     const clusters = new Map<number, number[]>();
