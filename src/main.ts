@@ -29,6 +29,26 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'find duplicates, contradictions, dead references, incidents → a proposal (read-only)',
     load: () => import('./commands/consolidate.js'),
   },
+  apply: {
+    usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing]',
+    summary: 'dry run (default) or carry out the approved items of a proposal, with snapshot and journal',
+    load: () => import('./commands/apply.js'),
+  },
+  undo: {
+    usage: 'memlint undo [RUN_ID] [--vault VAULT] [--force]',
+    summary: 'restore the exact bytes from before a run (default: the last one)',
+    load: () => import('./commands/undo.js'),
+  },
+  runs: {
+    usage: 'memlint runs [VAULT] [--format text|json]',
+    summary: 'list apply and undo runs: time, items, files touched, status',
+    load: () => import('./commands/runs.js'),
+  },
+  recover: {
+    usage: 'memlint recover [VAULT] [--forward]',
+    summary: 'after a crash: roll an interrupted run back (or --forward: finish it)',
+    load: () => import('./commands/recover.js'),
+  },
   hook: {
     usage: 'memlint hook install [VAULT] [--force]',
     summary: 'install a git pre-commit hook that runs check when memory files are staged',

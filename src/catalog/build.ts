@@ -15,22 +15,26 @@ export function catalogLine(note: VaultFile): string {
 
 /** Group order: the configured types in their order, then other types alphabetically, untyped last. */
 export function buildCatalog(vault: Vault): string {
+  return buildCatalogFromNotes(vault.notes, vault.config.types);
+}
+
+export function buildCatalogFromNotes(notes: readonly VaultFile[], types: readonly string[]): string {
   const groups = new Map<string, VaultFile[]>();
-  for (const note of vault.notes) {
+  for (const note of notes) {
     if (note.problem && note.problem.kind !== 'invalid-utf8') continue;
     const type = note.meta.type?.trim() || '(untyped)';
     const list = groups.get(type) ?? [];
     list.push(note);
     groups.set(type, list);
   }
-  const known = vault.config.types.filter((t) => groups.has(t));
+  const known = types.filter((t) => groups.has(t));
   const others = [...groups.keys()].filter((t) => !known.includes(t) && t !== '(untyped)').sort();
   const order = [...known, ...others, ...(groups.has('(untyped)') ? ['(untyped)'] : [])];
   const out = ['# Memory catalog', '', CATALOG_HEADER, ''];
   if (order.length === 0) out.push('_No notes yet._', '');
   for (const type of order) {
-    const notes = groups.get(type)!.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    out.push(`## ${type} (${notes.length})`, '', ...notes.map(catalogLine), '');
+    const members = groups.get(type)!.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    out.push(`## ${type} (${members.length})`, '', ...members.map(catalogLine), '');
   }
   return out.join('\n');
 }

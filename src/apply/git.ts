@@ -1,0 +1,32 @@
+/**
+ * Snapshot commits of the vault under refs/memlint/runs/<run-id>/{pre,post}, made with a temporary
+ * index: branches, HEAD, the real index and the stash are never touched, and nothing is cleaned.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+}
+
+export function inGitWorkTree(dir: string): boolean {
+  try { return git(dir, ['rev-parse', '--is-inside-work-tree']) === 'true'; } catch { return false; }
+}
+
+/** Records the vault as it is now; returns the commit id, or null when it could not be made. */
+export function snapshot(vaultRoot: string, runDir: string, runId: string, label: 'pre' | 'post'): string | null {
+  const index = join(runDir, `git-index-${label}`);
+  const env = { ...process.env, GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: 'memlint', GIT_AUTHOR_EMAIL: 'memlint@localhost', GIT_COMMITTER_NAME: 'memlint', GIT_COMMITTER_EMAIL: 'memlint@localhost' };
+  try {
+    git(vaultRoot, ['add', '-A', '-f', '--', '.', ':(exclude).memlint'], env);
+    const tree = git(vaultRoot, ['write-tree'], env);
+    const commit = git(vaultRoot, ['commit-tree', tree, '-m', `memlint run ${runId} (${label})`], env);
+    git(vaultRoot, ['update-ref', `refs/memlint/runs/${runId}/${label}`, commit]);
+    return commit;
+  } catch {
+    return null;
+  } finally {
+    rmSync(index, { force: true });
+  }
+}

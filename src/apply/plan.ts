@@ -1,0 +1,287 @@
+/**
+ * Planning an apply: pure data from a proposal and the vault as it is now. Only approved items run;
+ * each is checked for tampered paths and stale hashes first. The plan is the list of files with
+ * their exact bytes before and after, so executing, dry-running and undoing all read one thing.
+ */
+import { buildCatalogFromNotes } from '../catalog/build.js';
+import { fileSha, manifestOf } from '../consolidate/run.js';
+import type { Proposal, ProposalItem } from '../proposal/schema.js';
+import { sha256Hex } from '../vault/hermes.js';
+import type { Vault, VaultFile } from '../vault/model.js';
+import { applyLineEdits, emptyLineEdits, relinkTarget, replaceBody, retargetLinks, type LineEdits } from './edits.js';
+import { refusePath, type PathRole } from './paths.js';
+
+export interface FileImage { readonly bytes: Uint8Array; readonly mode: number }
+
+export interface FileChange {
+  readonly path: string;
+  readonly before: FileImage | null;
+  readonly after: FileImage | null;
+  /** The item that caused it ('catalog' for the regenerated catalog). */
+  readonly item: string;
+}
+
+export type ItemStatus = 'run' | 'skipped' | 'refused' | 'done';
+
+export interface ItemOutcome {
+  readonly id: string;
+  readonly kind: string;
+  readonly action: string;
+  readonly status: ItemStatus;
+  readonly reason?: string;
+  /** One line saying what the item does. */
+  readonly summary?: string;
+  readonly warnings: readonly string[];
+}
+
+export interface Plan {
+  readonly runId: string;
+  readonly vault: string;
+  readonly items: readonly ItemOutcome[];
+  readonly changes: readonly FileChange[];
+}
+
+export const HOLDING = '.memlint/retired';
+const encoder = new TextEncoder();
+
+interface Overlay {
+  /** New text (or null: moved to the holding folder) of files this item changes. */
+  readonly texts: Map<string, string | null>;
+  readonly index: Map<string, LineEdits>;
+  readonly warnings: string[];
+}
+
+class Refusal extends Error {}
+
+export function planApply(proposal: Proposal, vault: Vault, runId: string, options: { allOrNothing?: boolean } = {}): Plan {
+  const texts = new Map<string, string | null>();
+  const writtenBy = new Map<string, string>();
+  const indexEdits = new Map<string, LineEdits>();
+  const outcomes: ItemOutcome[] = [];
+  const manifest = manifestOf(vault);
+
+  for (const item of proposal.items) {
+    const base = { id: item.id, kind: item.kind, action: item.action.type };
+    if (item.decision !== 'approve') {
+      outcomes.push({ ...base, status: 'skipped', reason: `decision: ${item.decision}`, warnings: [] });
+      continue;
+    }
+    try {
+      checkPaths(vault, item);
+      checkFresh(vault, item, manifest);
+      const overlay: Overlay = { texts: new Map(), index: new Map(), warnings: [] };
+      runAction(vault, item, overlay);
+      for (const path of overlay.texts.keys()) {
+        const other = writtenBy.get(path);
+        if (other) throw new Refusal(`conflicts with ${other}, which already changes ${path} in this run`);
+      }
+      for (const [path, text] of overlay.texts) { texts.set(path, text); writtenBy.set(path, item.id); }
+      for (const [path, edits] of overlay.index) mergeLineEdits(indexEdits, path, edits);
+      const changes = overlay.texts.size + overlay.index.size;
+      outcomes.push({ ...base, status: changes ? 'run' : 'done', ...(changes ? { summary: describe(item) } : { reason: 'nothing to change' }), warnings: overlay.warnings });
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      outcomes.push({ ...base, status: 'refused', reason: e.message, warnings: [] });
+    }
+  }
+
+  if (options.allOrNothing && outcomes.some((o) => o.status === 'refused')) {
+    return {
+      runId, vault: vault.root, changes: [],
+      items: outcomes.map((o) => (o.status === 'run' || o.status === 'done' ? { ...o, status: 'skipped', reason: '--all-or-nothing: another approved item was refused' } : o)),
+    };
+  }
+
+  for (const [path, edits] of indexEdits) {
+    if (texts.get(path) === null) continue;
+    const file = vault.byPath.get(path)!;
+    texts.set(path, applyLineEdits(file, edits));
+  }
+  const changes = toChanges(vault, texts, runId, writtenBy);
+  if (changes.length > 0) {
+    const catalog = regenerateCatalog(vault, texts);
+    if (catalog) changes.push(catalog);
+  }
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { runId, vault: vault.root, items: outcomes, changes };
+}
+
+function checkPaths(vault: Vault, item: ProposalItem): void {
+  const checks: [string, PathRole][] = item.notes.map((n) => [n.path, vault.byPath.get(n.path)?.role === 'note' || !vault.byPath.has(n.path) ? 'note' : 'index']);
+  const a = item.action;
+  if (a.type === 'merge') checks.push([a.into, 'note'], ...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
+  if (a.type === 'retire') checks.push(...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
+  if (a.type === 'relink') checks.push([a.file, 'index'], [a.to, 'note']);
+  if (a.type === 'fix-index') checks.push([a.file, 'index']);
+  for (const [path, role] of checks) {
+    const why = refusePath(vault, path, role);
+    if (why) throw new Refusal(`refused path: ${why}`);
+  }
+}
+
+function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
+  const stale = item.notes.filter((n) => n.sha256 !== fileSha(vault.byPath.get(n.path))).map((n) => n.path);
+  if (stale.length) throw new Refusal(`stale: ${stale.join(', ')} changed since the proposal was written (or the item was already applied)`);
+  if (item.manifest && item.manifest !== manifest) throw new Refusal('stale: the set of notes changed since the proposal was written (an index or catalog rewrite depends on it)');
+  const a = item.action;
+  const mustExist = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : a.type === 'relink' ? [a.file, a.to] : a.type === 'fix-index' ? [a.file] : [];
+  const listed = new Set(item.notes.map((n) => n.path));
+  for (const p of mustExist) {
+    if (!vault.byPath.has(p)) throw new Refusal(`${p} does not exist`);
+    if (!listed.has(p) && a.type !== 'relink') throw new Refusal(`${p} is acted on but has no sha256 in the item's notes, so its freshness cannot be checked`);
+  }
+}
+
+function note(vault: Vault, path: string): VaultFile {
+  return vault.byPath.get(path)!;
+}
+
+function indexFiles(vault: Vault): VaultFile[] {
+  return [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null);
+}
+
+function editsFor(overlay: Overlay, path: string): LineEdits {
+  let e = overlay.index.get(path);
+  if (!e) { e = emptyLineEdits(); overlay.index.set(path, e); }
+  return e;
+}
+
+/** Index lines that link any of `targets`: dropped, or pointed at `to` unless a line already links it. */
+function editIndexLines(vault: Vault, overlay: Overlay, targets: ReadonlySet<string>, to: string | null): void {
+  for (const index of indexFiles(vault)) {
+    const linksTo = new Set(index.links.filter((l) => l.resolved === to).map((l) => l.line));
+    let pointed = linksTo.size > 0;
+    const lines = index.text.split(/\r?\n/);
+    const byLine = new Map<number, typeof index.links[number][]>();
+    for (const l of index.links) if (l.kind !== 'mention' && l.resolved && targets.has(l.resolved)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
+    for (const [line, links] of byLine) {
+      const edits = editsFor(overlay, index.path);
+      if (to === null || pointed) { edits.remove.add(line); continue; }
+      const start = links[0]!.offset - (links[0]!.column - 1);
+      let text = lines[line - 1]!.replace(/\r$/, '');
+      for (const l of [...links].sort((a, b) => b.offset - a.offset)) {
+        const rel = l.offset - start;
+        const raw = text.slice(rel, rel + l.length);
+        const replaced = l.kind === 'wikilink' ? raw.replace(/^\[\[([^\]|#]+)/, `[[${to.replace(/\.md$/i, '').split('/').pop()}`) : raw.replace(l.target, to);
+        text = text.slice(0, rel) + replaced + text.slice(rel + l.length);
+      }
+      edits.replace.set(line, text);
+      pointed = true;
+    }
+  }
+}
+
+function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
+  const a = item.action;
+  switch (a.type) {
+    case 'keep':
+      return;
+    case 'merge': {
+      if (a.retire.includes(a.into)) throw new Refusal(`merge into ${a.into} also retires it`);
+      const into = note(vault, a.into);
+      if (a.body !== undefined) overlay.texts.set(a.into, replaceBody(into, a.body));
+      const retired = new Set(a.retire);
+      for (const p of a.retire) overlay.texts.set(p, null);
+      editIndexLines(vault, overlay, retired, a.into);
+      for (const other of vault.notes) {
+        if (retired.has(other.path) || other.path === a.into) continue;
+        const text = retargetLinks(other, retired, a.into);
+        if (text !== null) overlay.texts.set(other.path, text);
+      }
+      return;
+    }
+    case 'retire': {
+      const retired = new Set(a.retire);
+      for (const p of a.retire) overlay.texts.set(p, null);
+      editIndexLines(vault, overlay, retired, null);
+      for (const other of vault.notes) {
+        if (retired.has(other.path)) continue;
+        const still = other.links.filter((l) => l.resolved && retired.has(l.resolved));
+        if (still.length) overlay.warnings.push(`${other.path} still links ${[...new Set(still.map((l) => l.resolved))].join(', ')} (line ${still[0]!.line})`);
+      }
+      return;
+    }
+    case 'relink': {
+      const file = note(vault, a.file);
+      if (file.role === 'index' || file.role === 'secondary-index') {
+        const lines = file.text.split(/\r?\n/);
+        const hits = file.links.filter((l) => l.kind !== 'mention' && (l.target === a.from || l.resolved === a.from));
+        if (hits.length === 0) throw new Refusal(`${a.file} has no link to ${a.from}`);
+        for (const l of hits) {
+          const raw = lines[l.line - 1]!.replace(/\r$/, '');
+          editsFor(overlay, a.file).replace.set(l.line, l.kind === 'wikilink' ? raw.replace(`[[${l.target}`, `[[${a.to.replace(/\.md$/i, '')}`) : raw.replace(`(${l.target}`, `(${a.to}`));
+        }
+      } else {
+        const text = relinkTarget(file, a.from, a.to);
+        if (text === null) throw new Refusal(`${a.file} has no link to ${a.from}`);
+        overlay.texts.set(a.file, text);
+      }
+      return;
+    }
+    case 'fix-index': {
+      const file = note(vault, a.file);
+      const lines = file.text.split(/\r?\n/);
+      const edits = editsFor(overlay, a.file);
+      for (const r of a.remove) {
+        if ((lines[r.line - 1] ?? '').replace(/\r$/, '') !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
+        edits.remove.add(r.line);
+      }
+      for (const l of a.add) {
+        if (/\r|\n/.test(l)) throw new Refusal('a line to add holds a line break');
+        edits.add.push(l);
+      }
+      return;
+    }
+  }
+}
+
+function describe(item: ProposalItem): string {
+  const a = item.action;
+  switch (a.type) {
+    case 'merge': return `merge into ${a.into}${a.body !== undefined ? ' (with the merged body)' : ''}; retire ${a.retire.join(', ')}; links to them now point at ${a.into}`;
+    case 'retire': return `retire ${a.retire.join(', ')} to ${HOLDING}/<run-id>/ and drop their index lines`;
+    case 'relink': return `${a.file}: links to ${a.from} now point at ${a.to}`;
+    case 'fix-index': return `${a.file}: ${a.remove.length ? `remove line${a.remove.length > 1 ? 's' : ''} ${a.remove.map((r) => r.line).join(', ')}` : ''}${a.remove.length && a.add.length ? '; ' : ''}${a.add.length ? `add ${a.add.length} line${a.add.length > 1 ? 's' : ''}` : ''}`;
+    case 'keep': return 'keep as is';
+  }
+}
+
+function mergeLineEdits(all: Map<string, LineEdits>, path: string, edits: LineEdits): void {
+  const into = all.get(path) ?? emptyLineEdits();
+  for (const r of edits.remove) into.remove.add(r);
+  for (const [k, v] of edits.replace) into.replace.set(k, v);
+  into.add.push(...edits.add);
+  all.set(path, into);
+}
+
+function toChanges(vault: Vault, texts: Map<string, string | null>, runId: string, writtenBy: Map<string, string>): FileChange[] {
+  const out: FileChange[] = [];
+  for (const [path, text] of texts) {
+    const file = vault.byPath.get(path)!;
+    const before = { bytes: file.bytes, mode: file.mode & 0o7777 };
+    const item = writtenBy.get(path) ?? 'index';
+    if (text === null) {
+      out.push({ path, before, after: null, item });
+      out.push({ path: `${HOLDING}/${runId}/${path}`, before: null, after: before, item });
+      continue;
+    }
+    const bytes = encoder.encode(text);
+    if (sha256Hex(bytes) !== sha256Hex(file.bytes)) out.push({ path, before, after: { bytes, mode: before.mode }, item });
+  }
+  return out;
+}
+
+function regenerateCatalog(vault: Vault, texts: Map<string, string | null>): FileChange | null {
+  const file = vault.catalog;
+  if (!file && !vault.config.catalog.required) return null;
+  const remaining = vault.notes.filter((n) => texts.get(n.path) !== null);
+  const text = buildCatalogFromNotes(remaining, vault.config.types);
+  const bytes = encoder.encode(text);
+  if (file && sha256Hex(bytes) === sha256Hex(file.bytes)) return null;
+  return {
+    path: vault.config.catalog.file,
+    before: file ? { bytes: file.bytes, mode: file.mode & 0o7777 } : null,
+    after: { bytes, mode: file ? file.mode & 0o7777 : 0o644 },
+    item: 'catalog',
+  };
+}
