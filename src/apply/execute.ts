@@ -1,5 +1,5 @@
 /** Carrying out a plan, undoing a run, recovering after a crash: the only code that writes notes. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../util/atomic.js';
 import { sha256Hex } from '../vault/hermes.js';
@@ -24,7 +24,7 @@ function missingDirs(root: string, changes: readonly FileChange[]): string[] {
   return [...out].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
 }
 
-function writeImage(root: string, path: string, bytes: Uint8Array | null, mode: number): void {
+function writeImage(root: string, path: string, bytes: Uint8Array | null, mode: number, mtimeMs?: number): void {
   const file = abs(root, path);
   if (bytes === null) {
     if (existsSync(file)) { unlinkSync(file); fsyncDir(dirname(file)); }
@@ -32,6 +32,8 @@ function writeImage(root: string, path: string, bytes: Uint8Array | null, mode: 
   }
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic(file, bytes, mode);
+  // A restored or retired file keeps the time it was last written.
+  if (mtimeMs) utimesSync(file, Date.now() / 1000, mtimeMs / 1000);
 }
 
 /** Writes first (holding copies before the originals go), deletions last. */
@@ -50,8 +52,8 @@ export function executeChanges(
   const records: ChangeRecord[] = changes.map((c) => ({
     path: c.path,
     item: c.item,
-    before: c.before ? { sha: store.putObject(runId, c.before.bytes), mode: c.before.mode } : null,
-    after: c.after ? { sha: store.putObject(runId, c.after.bytes), mode: c.after.mode } : null,
+    before: c.before ? { sha: store.putObject(runId, c.before.bytes), mode: c.before.mode, ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}) } : null,
+    after: c.after ? { sha: store.putObject(runId, c.after.bytes), mode: c.after.mode, ...(c.after.mtimeMs ? { mtimeMs: c.after.mtimeMs } : {}) } : null,
   }));
   const git = inGitWorkTree(root);
   const pre = git ? snapshot(root, store.runDir(runId), runId, 'pre') : null;
@@ -64,7 +66,7 @@ export function executeChanges(
   const order = ordered(changes.map((c, index) => ({ ...c, index })));
   for (const c of order) {
     writeStep();
-    writeImage(root, c.path, c.after ? c.after.bytes : null, c.after?.mode ?? 0o644);
+    writeImage(root, c.path, c.after ? c.after.bytes : null, c.after?.mode ?? 0o644, c.after?.mtimeMs);
     store.append(runId, { type: 'APPLIED', index: c.index });
   }
   const post = git ? snapshot(root, store.runDir(runId), runId, 'post') : null;
@@ -124,8 +126,8 @@ export function undoRun(root: string, runId: string | undefined, options: { forc
       return {
         path: c.path,
         item: c.item,
-        before: nowBytes ? { bytes: nowBytes, mode: statSync(cur).mode & 0o7777 } : null,
-        after: c.before ? { bytes: store.getObject(target, c.before.sha), mode: c.before.mode } : null,
+        before: nowBytes ? { bytes: nowBytes, mode: statSync(cur).mode & 0o7777, mtimeMs: statSync(cur).mtimeMs } : null,
+        after: c.before ? { bytes: store.getObject(target, c.before.sha), mode: c.before.mode, ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}) } : null,
       };
     });
     const done = executeChanges(root, id, changes, { kind: 'undo', items: begin.items, undoes: target, ...(preserved.length ? { preserved } : {}) });
@@ -157,7 +159,7 @@ export function recoverVault(root: string, options: { forward?: boolean } = {}):
       for (const c of [...begin.changes].reverse()) {
         const image = options.forward ? c.after : c.before;
         writeStep();
-        writeImage(root, c.path, image ? store.getObject(id, image.sha) : null, image?.mode ?? 0o644);
+        writeImage(root, c.path, image ? store.getObject(id, image.sha) : null, image?.mode ?? 0o644, image?.mtimeMs);
       }
       if (!options.forward) removeEmptyDirs(root, begin.createdDirs);
       store.append(id, options.forward ? { type: 'COMMIT', at: new Date().toISOString() } : { type: 'ROLLEDBACK', at: new Date().toISOString() });

@@ -12,7 +12,7 @@ import { MemlintError } from '../util/errors.js';
 export class StateError extends MemlintError {}
 
 export const STATE_DIR = '.memlint';
-export interface ImageRef { readonly sha: string; readonly mode: number }
+export interface ImageRef { readonly sha: string; readonly mode: number; readonly mtimeMs?: number }
 export interface ChangeRecord { readonly path: string; readonly before: ImageRef | null; readonly after: ImageRef | null; readonly item: string }
 
 export type JournalRecord =

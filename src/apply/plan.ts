@@ -11,7 +11,7 @@ import type { Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, relinkTarget, replaceBody, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
 
-export interface FileImage { readonly bytes: Uint8Array; readonly mode: number }
+export interface FileImage { readonly bytes: Uint8Array; readonly mode: number; readonly mtimeMs?: number }
 
 export interface FileChange {
   readonly path: string;
@@ -258,7 +258,7 @@ function toChanges(vault: Vault, texts: Map<string, string | null>, runId: strin
   const out: FileChange[] = [];
   for (const [path, text] of texts) {
     const file = vault.byPath.get(path)!;
-    const before = { bytes: file.bytes, mode: file.mode & 0o7777 };
+    const before = { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs };
     const item = writtenBy.get(path) ?? 'index';
     if (text === null) {
       out.push({ path, before, after: null, item });
@@ -280,7 +280,7 @@ function regenerateCatalog(vault: Vault, texts: Map<string, string | null>): Fil
   if (file && sha256Hex(bytes) === sha256Hex(file.bytes)) return null;
   return {
     path: vault.config.catalog.file,
-    before: file ? { bytes: file.bytes, mode: file.mode & 0o7777 } : null,
+    before: file ? { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs } : null,
     after: { bytes, mode: file ? file.mode & 0o7777 : 0o644 },
     item: 'catalog',
   };

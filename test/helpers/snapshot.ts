@@ -2,7 +2,12 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every entry under a folder with its bytes (or link target), mode and mtime. */
-export function snapshotTree(root: string): Map<string, string> {
+/**
+ * `mtime: 'ms'` rounds times to the millisecond: undo restores them through utimes, which keeps
+ * microseconds, not the file system's nanoseconds.
+ */
+export function snapshotTree(root: string, options: { mtime?: 'exact' | 'ms' } = {}): Map<string, string> {
+  const time = (ms: number): number => (options.mtime === 'ms' ? Math.round(ms) : ms);
   const out = new Map<string, string>();
   const walk = (dir: string, rel: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -11,7 +16,7 @@ export function snapshotTree(root: string): Map<string, string> {
       const st = lstatSync(abs);
       if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(abs)}`);
       else if (st.isDirectory()) { out.set(`${r}/`, `dir:${st.mode}`); walk(abs, r); }
-      else out.set(r, `file:${st.mode}:${st.mtimeMs}:${readFileSync(abs).toString('base64')}`);
+      else out.set(r, `file:${st.mode}:${time(st.mtimeMs)}:${readFileSync(abs).toString('base64')}`);
     }
   };
   walk(root, '');
