@@ -89,7 +89,7 @@ describe('apply', () => {
   });
 
   it('keeps front matter byte-identical when a merged body is written (1.10 stays 1.10)', () => {
-    const { vault, proposal } = setup();
+    const vault = copyToTemp(DEMO);
     const target = join(vault, 'feedback_use-pnpm.md');
     const original = readFileSync(target, 'utf8');
     const fm = original.slice(0, original.indexOf('---', 3) + 4);
@@ -136,11 +136,10 @@ describe('apply', () => {
   });
 
   it('keeps a file\'s mode', () => {
-    const { vault, proposal } = setup();
+    const vault = copyToTemp(DEMO);
     chmodSync(join(vault, 'MEMORY.md'), 0o600);
     const p = proposeInto(vault, join(vault, '..', 'p3.yaml'));
     approveAll(p);
-    void proposal;
     runBin(['apply', p, '--execute']);
     expect(statSync(join(vault, 'MEMORY.md')).mode & 0o777).toBe(0o600);
     runBin(['undo', '--vault', vault]);
