@@ -178,11 +178,11 @@ export function listRuns(root: string): RunSummary[] {
   return store.list().map((id) => {
     const records = store.read(id);
     const begin = records.find((r): r is Extract<JournalRecord, { type: 'BEGIN' }> => r.type === 'BEGIN');
-    const undone = records.find((r): r is Extract<JournalRecord, { type: 'UNDONE' }> => r.type === 'UNDONE');
+    const undoneBy = records.find((r): r is Extract<JournalRecord, { type: 'UNDONE' }> => r.type === 'UNDONE')?.by ?? store.undoneBy(id);
     return {
       id, kind: begin?.kind ?? '?', at: begin?.at ?? '?', items: begin?.items.filter((i) => i.status === 'run').length ?? 0,
       files: begin?.changes.length ?? 0, status: store.status(id),
-      ...(begin?.undoes ? { undoes: begin.undoes } : {}), ...(undone ? { undoneBy: undone.by } : {}), ...(begin?.proposal ? { proposal: begin.proposal } : {}),
+      ...(begin?.undoes ? { undoes: begin.undoes } : {}), ...(undoneBy ? { undoneBy } : {}), ...(begin?.proposal ? { proposal: begin.proposal } : {}),
     };
   });
 }

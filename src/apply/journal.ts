@@ -85,10 +85,21 @@ export class RunStore {
     return existsSync(dir) ? readdirSync(dir).filter((d) => /^\d{8}-\d{6}-/.test(d)).sort() : [];
   }
 
+  /** The committed undo run that undid `id`, if any: derived, so a crash between the two journals cannot lose it. */
+  undoneBy(id: string): string | null {
+    for (const other of this.list()) {
+      if (other === id) continue;
+      const records = this.read(other);
+      const begin = records.find((r) => r.type === 'BEGIN');
+      if (begin && begin.type === 'BEGIN' && begin.undoes === id && records.some((r) => r.type === 'COMMIT')) return other;
+    }
+    return null;
+  }
+
   status(id: string): 'committed' | 'undone' | 'rolled-back' | 'interrupted' | 'empty' {
     const records = this.read(id);
     if (!records.some((r) => r.type === 'BEGIN')) return 'empty';
-    if (records.some((r) => r.type === 'UNDONE')) return 'undone';
+    if (records.some((r) => r.type === 'UNDONE') || (records.some((r) => r.type === 'COMMIT') && this.undoneBy(id))) return 'undone';
     if (records.some((r) => r.type === 'COMMIT')) return 'committed';
     if (records.some((r) => r.type === 'ROLLEDBACK')) return 'rolled-back';
     return 'interrupted';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
  * `mtime: 'ms'` rounds times to the millisecond: undo restores them through utimes, which keeps
  * microseconds, not the file system's nanoseconds.
  */
-export function snapshotTree(root: string, options: { mtime?: 'exact' | 'ms' } = {}): Map<string, string> {
-  const time = (ms: number): number => (options.mtime === 'ms' ? Math.round(ms) : ms);
+export function snapshotTree(root: string, options: { mtime?: 'exact' | 'ms' | 'ignore' } = {}): Map<string, string> {
+  const time = (ms: number): number | string => (options.mtime === 'ms' ? Math.round(ms) : options.mtime === 'ignore' ? '-' : ms);
   const out = new Map<string, string>();
   const walk = (dir: string, rel: string): void => {
     for (const name of readdirSync(dir).sort()) {
