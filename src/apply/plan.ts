@@ -10,6 +10,7 @@ import { sha256Hex } from '../vault/hermes.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, relinkTarget, replaceBody, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
+import { securityFindings } from '../rules/security/in-text.js';
 
 export interface FileImage { readonly bytes: Uint8Array; readonly mode: number; readonly mtimeMs?: number }
 
@@ -179,7 +180,14 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
     case 'merge': {
       if (a.retire.includes(a.into)) throw new Refusal(`merge into ${a.into} also retires it`);
       const into = note(vault, a.into);
-      if (a.body !== undefined) overlay.texts.set(a.into, replaceBody(into, a.body));
+      if (a.body !== undefined) {
+        const merged = replaceBody(into, a.body);
+        // A merged body may not carry a security finding that none of the merged notes had.
+        const had = new Set([a.into, ...a.retire].flatMap((p) => securityFindings(note(vault, p).text, vault.config).map((f) => f.ruleId)));
+        const added = securityFindings(merged, vault.config).filter((f) => !had.has(f.ruleId));
+        if (added.length) throw new Refusal(`the merged body carries ${[...new Set(added.map((f) => f.ruleId))].join(', ')} (${added[0]!.message}), which none of the merged notes had`);
+        overlay.texts.set(a.into, merged);
+      }
       const retired = new Set(a.retire);
       for (const p of a.retire) overlay.texts.set(p, null);
       editIndexLines(vault, overlay, retired, a.into);

@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   maxFileBytes: 2_000_000,
   hermes: { budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 },
   rules: {},
+  reviewed: [],
 });
 
 function deepFreeze<T>(value: T): T {

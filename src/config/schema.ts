@@ -43,6 +43,19 @@ export const configSchema = z
       .strict()
       .default({ budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 }),
     rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
+    reviewed: z
+      .array(
+        z
+          .object({
+            file: z.string().min(1).describe('Vault-relative path of the note.'),
+            rule: z.string().min(1).describe('The rule id whose findings a person reviewed and accepts for this file.'),
+            sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Pin to the reviewed content: once the file changes, the findings come back.'),
+            reason: z.string().min(1).describe('Why this is a false alarm (kept for the next reviewer).'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe('Reviewed false alarms, silenced for one file (and, with sha256, for its reviewed content only).'),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 /** Runs rules over a vault: severities from config, crashes contained, output sorted. */
 import type { Severity } from '../config/schema.js';
+import { sha256Hex } from '../vault/hermes.js';
 import type { Vault } from '../vault/model.js';
 import { RULES } from './index.js';
 import type { Finding, Report, Rule } from './types.js';
@@ -83,7 +84,14 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): Run
     mark(`  ${rule.id}`);
   }
   findings.sort(compareFindings);
-  return { findings, crashed };
+  return { findings: withoutReviewed(vault, findings), crashed };
+}
+
+/** Drops findings a person reviewed in config (`reviewed`), while the file still has the reviewed content. */
+function withoutReviewed(vault: Vault, findings: Finding[]): Finding[] {
+  const reviewed = vault.config.reviewed;
+  if (reviewed.length === 0) return findings;
+  return findings.filter((f) => !reviewed.some((r) => r.file === f.file && r.rule === f.ruleId && (!r.sha256 || r.sha256 === sha256Hex(vault.byPath.get(f.file)?.bytes ?? new Uint8Array()))));
 }
 
 function internal(ruleId: string, message: string): Finding {

@@ -16,10 +16,27 @@ import noteNoFrontmatter from './note/no-frontmatter.js';
 import noteOrphan from './note/orphan.js';
 import noteWikilinkFolded from './note/wikilink-folded.js';
 import vaultSkippedFile from './vault/skipped-file.js';
+import hermesDuplicateEntry from './hermes/duplicate-entry.js';
+import hermesEntryTooLarge from './hermes/entry-too-large.js';
+import hermesNearBudget from './hermes/near-budget.js';
+import hermesNearDuplicateEntry from './hermes/near-duplicate-entry.js';
+import hermesOverBudget from './hermes/over-budget.js';
+import hermesShape from './hermes/shape.js';
+import securityExfiltration from './security/exfiltration.js';
+import securityInvisibleUnicode from './security/invisible-unicode.js';
+import securityPersistence from './security/persistence.js';
+import securityPromptInjection from './security/prompt-injection.js';
+import securitySecret from './security/secret.js';
 
 export const RULES: readonly Rule<any>[] = [
   catalogStale,
   fileUnreadable,
+  hermesDuplicateEntry,
+  hermesEntryTooLarge,
+  hermesNearBudget,
+  hermesNearDuplicateEntry,
+  hermesOverBudget,
+  hermesShape,
   indexDanglingLink,
   indexMissing,
   indexNearBudget,
@@ -33,6 +50,11 @@ export const RULES: readonly Rule<any>[] = [
   noteNoFrontmatter,
   noteOrphan,
   noteWikilinkFolded,
+  securityExfiltration,
+  securityInvisibleUnicode,
+  securityPersistence,
+  securityPromptInjection,
+  securitySecret,
   vaultSkippedFile,
 ];
 

@@ -9,7 +9,7 @@ import { discover, type DiscoveredFile } from './discover.js';
 import { readMarkdownFile, type ParsedFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
-import type { FileRole, Link, Vault, VaultFile, VaultKind } from './model.js';
+import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
 import { buildLookup, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 
@@ -100,6 +100,12 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     }
   }
   mark('read+parse');
+  mark('read+parse');
+  return assembleVault(root, kind, config, parsed, other, skipped);
+}
+
+/** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
+export function assembleVault(root: string, kind: VaultKind, config: Config, parsed: readonly ParsedFile[], other: readonly string[], skipped: SkippedEntry[]): Vault {
   const notes = parsed.filter((p) => p.role === 'note');
   const lookup = buildLookup(notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), parsed.map((p) => p.path), other);
   const files = parsed.map((p) => toVaultFile(p, Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
