@@ -49,6 +49,16 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'after a crash: roll an interrupted run back (or --forward: finish it)',
     load: () => import('./commands/recover.js'),
   },
+  guard: {
+    usage: 'memlint guard [VAULT] [--file DRAFT] [--path TARGET] [--format pretty|json] | memlint guard --claude-hook [VAULT...]',
+    summary: 'before writing a note: refuse near-duplicates, show contradictions, run schema and security checks',
+    load: () => import('./commands/guard.js'),
+  },
+  mcp: {
+    usage: 'memlint mcp [VAULT]',
+    summary: 'serve check_memory_draft and check_vault over MCP (stdio); nothing it exposes writes',
+    load: () => import('./commands/mcp.js'),
+  },
   hook: {
     usage: 'memlint hook install [VAULT] [--force]',
     summary: 'install a git pre-commit hook that runs check when memory files are staged',

@@ -13,6 +13,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   types: ['user', 'feedback', 'project', 'reference'],
   maxFileBytes: 2_000_000,
   hermes: { budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 },
+  guard: { refuse: 0.6, show: 0.35, cache: true },
   rules: {},
   reviewed: [],
 });

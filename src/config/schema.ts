@@ -42,6 +42,14 @@ export const configSchema = z
       })
       .strict()
       .default({ budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 }),
+    guard: z
+      .object({
+        refuse: z.number().gt(0).lte(1).default(0.6).describe('Similarity at or above which guard refuses a draft.'),
+        show: z.number().gt(0).lte(1).default(0.35).describe('Similarity at or above which a note is listed as a near-duplicate.'),
+        cache: z.boolean().default(true).describe('Keep a signature cache in .memlint/cache/.'),
+      })
+      .strict()
+      .default({ refuse: 0.6, show: 0.35, cache: true }),
     rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
     reviewed: z
       .array(

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load.js';
+import { hookAnswer, hookInputSchema, hookTarget } from '../guard/claude-hook.js';
+import { guardDraft, type GuardResult } from '../guard/run.js';
+import type { IO } from '../io.js';
+import { oneOf, parseCommandArgs } from '../util/args.js';
+import { UsageError } from '../util/errors.js';
+
+export function formatGuard(r: GuardResult): string {
+  const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : '✔ ok'];
+  for (const reason of r.reasons) out.push(`  ${reason}`);
+  for (const m of r.matches) {
+    out.push(`  ${m.kind === 'contradiction' ? 'contradicts' : 'similar to'} ${m.path}${m.name ? ` ("${m.name}")` : ''}: similarity ${m.similarity}, ${m.ageDays ?? '?'} days old, origin ${m.origin}`);
+    if (m.conflict) out.push(`    ${m.conflict.kind} (${m.conflict.detail}): draft "${m.conflict.draft}" vs note "${m.conflict.note}"`);
+  }
+  for (const p of r.problems) out.push(`  ${p.severity} ${p.line}:${p.column} ${p.message}  ${p.ruleId}`);
+  return `${out.join('\n')}\n`;
+}
+
+export async function run(args: string[], io: IO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('guard', args, {
+    file: { type: 'string' },
+    path: { type: 'string' },
+    format: { type: 'string', short: 'f' },
+    config: { type: 'string', short: 'c' },
+    'claude-hook': { type: 'boolean' },
+  }, 16);
+  if (values['claude-hook']) return claudeHook(positionals, io);
+  if (positionals.length > 1) throw new UsageError(`guard: unexpected argument '${positionals[1]}'`);
+  const format = oneOf('guard', 'format', values.format, ['pretty', 'json'] as const, 'pretty');
+  const root = resolve(io.cwd, positionals[0] ?? '.');
+  let draft: string;
+  if (values.file) {
+    try { draft = readFileSync(resolve(io.cwd, values.file), 'utf8'); } catch (e) { throw new UsageError(`guard: cannot read ${values.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  } else {
+    if (io.stdinIsTTY) throw new UsageError('guard: give the draft with --file DRAFT or on standard input');
+    draft = await io.readStdin();
+  }
+  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
+  const result = guardDraft(root, config, draft, values.path ? { targetPath: values.path.split('\\').join('/') } : {});
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify({ verdict: result.verdict, matches: result.matches, problems: result.problems, reasons: result.reasons }, null, 2)}\n`);
+  } else {
+    io.stdout.write(formatGuard(result));
+  }
+  return result.verdict === 'refuse' ? 1 : 0;
+}
+
+async function claudeHook(vaults: string[], io: IO): Promise<number> {
+  let input;
+  try {
+    input = hookInputSchema.parse(JSON.parse(await io.readStdin()));
+  } catch (e) {
+    // A malformed payload must not block every write: say so and let the tool run.
+    io.stderr.write(`memlint guard --claude-hook: cannot read the hook input (${(e as Error).message.split('\n')[0]}); not checked\n`);
+    return 0;
+  }
+  const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)));
+  if (!target) return 0;
+  const { config } = await loadConfig(target.vault);
+  const result = guardDraft(target.vault, config, target.content, { targetPath: target.path });
+  if (result.verdict === 'refuse') {
+    io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
+    return 0;
+  }
+  const conflicts = result.matches.filter((m) => m.kind === 'contradiction');
+  if (conflicts.length) {
+    const c = conflicts[0]!;
+    io.stdout.write(hookAnswer('ask', `memlint: this note contradicts ${c.path} (${c.conflict?.kind}: ${c.conflict?.detail}): "${c.conflict?.draft}" vs "${c.conflict?.note}". Resolve which one holds before saving.`));
+  }
+  return 0;
+}

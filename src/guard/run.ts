@@ -1,0 +1,123 @@
+/** The pre-write check: is this draft a note the vault already has, or one that contradicts it? */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import { sentenceConflict, viewSentence } from '../consolidate/conflict.js';
+import { estimate, hashSet, signature } from '../consolidate/minhash.js';
+import { differsInDigitsOrNegation } from '../consolidate/stages/near-duplicates.js';
+import { containment, jaccard, sentences, shingles, statedText, tokens } from '../consolidate/text.js';
+import { runRules } from '../rules/engine.js';
+import { RULES } from '../rules/index.js';
+import type { Finding } from '../rules/types.js';
+import { readMarkdownFile } from '../vault/file.js';
+import { assembleVault } from '../vault/load.js';
+import { vaultFromText } from '../vault/memory.js';
+import type { VaultFile } from '../vault/model.js';
+import type { NoteSignature } from './cache.js';
+import { noteSignatures } from './signatures.js';
+
+export interface GuardMatch {
+  readonly path: string;
+  readonly name: string | null;
+  readonly kind: 'near-duplicate' | 'contradiction';
+  readonly similarity: number;
+  readonly ageDays: number | null;
+  readonly modified: string | null;
+  readonly origin: string;
+  /** For a contradiction: the two sentences. */
+  readonly conflict?: { readonly kind: string; readonly detail: string; readonly draft: string; readonly note: string };
+}
+
+export interface GuardResult {
+  readonly verdict: 'ok' | 'refuse';
+  readonly matches: readonly GuardMatch[];
+  readonly problems: readonly Finding[];
+  readonly reasons: readonly string[];
+  readonly cache: { readonly fromCache: number; readonly computed: number };
+}
+
+const DRAFT_RULES = RULES.filter((r) => r.id.startsWith('security/') || r.id === 'note/frontmatter-invalid' || r.id === 'note/frontmatter-schema');
+
+function gitChange(root: string, path: string): { date: string; commit: string; author: string } | null {
+  try {
+    const out = execFileSync('git', ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    const [commit, author, date] = out.split('\t');
+    return commit && date ? { commit: commit.slice(0, 12), author: author ?? '', date } : null;
+  } catch {
+    return null;
+  }
+}
+
+function provenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
+  const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
+  const meta = n.modified ? Date.parse(n.modified) : NaN;
+  const git = Number.isNaN(meta) || !n.origin ? gitChange(root, n.path) : null;
+  const origin = n.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
+  if (!Number.isNaN(meta)) return { ageDays: days(meta), modified: n.modified, origin };
+  if (git) return { ageDays: days(Date.parse(git.date)), modified: git.date, origin };
+  return { ageDays: days(n.mtimeMs), modified: new Date(n.mtimeMs).toISOString(), origin };
+}
+
+function readNote(root: string, config: Config, path: string): VaultFile | null {
+  try {
+    return assembleVault(root, 'claude', config, [readMarkdownFile(path, join(root, ...path.split('/')), 'note', config.maxFileBytes)], [], []).notes[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface GuardOptions {
+  /** Where the draft would be written (vault-relative): writing there is an update, not a duplicate. */
+  readonly targetPath?: string;
+  readonly now?: Date;
+  /** 'read-only' for servers that must not write (MCP). */
+  readonly cache?: 'read-write' | 'read-only' | 'off';
+}
+
+export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
+  const now = (options.now ?? new Date()).getTime();
+  const draftPath = options.targetPath ?? '.draft.md';
+  const draftVault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: draftPath, text: draft }]);
+  const draftNote = draftVault.notes[0]!;
+  const problems = runRules(draftVault, DRAFT_RULES).findings.map((f) => ({ ...f, file: options.targetPath ?? '(draft)' }));
+  const draftTokens = tokens(statedText(draftNote));
+  const draftHashes = hashSet(shingles(draftTokens));
+  const draftSig = signature(draftHashes);
+  const sigs = noteSignatures(root, config, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
+  const name = draftNote.meta.name?.trim() || null;
+  const draftSentences = sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) }));
+  const matches: GuardMatch[] = [];
+  // Updating a note in place: duplication that existed before the edit is consolidate's business;
+  // guard refuses only what the edit makes worse.
+  const existing = options.targetPath ? sigs.notes.find((n) => n.path === options.targetPath) : undefined;
+  const before = new Map<string, number>();
+  for (const n of sigs.notes) {
+    if (n.path === options.targetPath || (name && n.name?.trim() === name)) continue; // an update, not a duplicate
+    if (estimate(draftSig, n.signature) < 0.05) continue;
+    const j = jaccard(draftHashes, n.shingles);
+    const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
+    const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
+    if (similarity < 0.1) continue;
+    let conflict: GuardMatch['conflict'];
+    const note = similarity >= 0.1 ? readNote(root, config, n.path) : null;
+    if (note) {
+      outer: for (const ns of sentences(note)) {
+        const nv = viewSentence(ns.text);
+        for (const d of draftSentences) {
+          const c2 = sentenceConflict(d.v, nv);
+          if (c2) { conflict = { kind: c2.kind, detail: c2.detail, draft: d.s.text, note: ns.text }; break outer; }
+        }
+      }
+    }
+    const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
+    if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
+    if (disagree && conflict) matches.push({ path: n.path, name: n.name, kind: 'contradiction', similarity, ...provenance(root, n, now), conflict });
+    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.name, kind: 'near-duplicate', similarity, ...provenance(root, n, now) });
+  }
+  matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
+  const reasons: string[] = [];
+  const strong = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse && m.similarity > (before.get(m.path) ?? 0) + 0.05);
+  for (const m of strong) reasons.push(`near-duplicate of ${m.path}${m.name ? ` ("${m.name}")` : ''} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that note instead of writing a new one`);
+  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
+  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+}

@@ -1,0 +1,43 @@
+/** Every note's signature, from the cache where the file is unchanged, else read and computed. */
+import { statSync } from 'node:fs';
+import picomatch from 'picomatch';
+import type { Config } from '../config/schema.js';
+import { hashSet, signature } from '../consolidate/minhash.js';
+import { shingles, statedText, tokens } from '../consolidate/text.js';
+import { discover } from '../vault/discover.js';
+import { readMarkdownFile } from '../vault/file.js';
+import { assembleVault } from '../vault/load.js';
+import { readCache, writeCache, type NoteSignature } from './cache.js';
+
+const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
+
+export interface SignatureSet { readonly notes: readonly NoteSignature[]; readonly fromCache: number; readonly computed: number }
+
+export type CacheMode = 'read-write' | 'read-only' | 'off';
+
+export function noteSignatures(root: string, config: Config, options: { cache: CacheMode }): SignatureSet {
+  const found = discover(root);
+  const ignored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
+  const cache = options.cache !== 'off' ? readCache(root) : null;
+  const notes: NoteSignature[] = [];
+  let fromCache = 0;
+  let computed = 0;
+  for (const f of found.markdown) {
+    if (f.path === config.index.file || f.path === config.catalog.file || config.secondaryIndexes.includes(f.path) || SECONDARY_INDEX.test(f.path) || ignored(f.path)) continue;
+    if (f.path === 'USER.md' && !f.path.includes('/')) continue;
+    let st;
+    try { st = statSync(f.absPath); } catch { continue; }
+    const hit = cache?.get(f.path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) { notes.push(hit); fromCache++; continue; }
+    const parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
+    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') continue;
+    const note = assembleVault(root, 'claude', config, [parsed], [], []).notes[0]!;
+    const hashes = hashSet(shingles(tokens(statedText(note))));
+    notes.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, name: note.meta.name, type: note.meta.type, modified: note.meta.modified, origin: note.meta.origin, signature: signature(hashes), shingles: hashes });
+    computed++;
+  }
+  if (options.cache === 'read-write' && (computed > 0 || !cache || cache.size !== notes.length)) {
+    try { writeCache(root, notes); } catch { /* a read-only vault: answer without caching */ }
+  }
+  return { notes, fromCache, computed };
+}
