@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { hookAnswer, hookInputSchema, hookTarget } from '../guard/claude-hook.js';
 import { guardDraft, type GuardResult } from '../guard/run.js';
 import type { IO } from '../io.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
@@ -48,6 +47,8 @@ export async function run(args: string[], io: IO): Promise<number> {
 }
 
 async function claudeHook(vaults: string[], io: IO): Promise<number> {
+  // Loaded only in hook mode: it validates the payload with zod, which a plain guard does not need.
+  const { hookAnswer, hookInputSchema, hookTarget } = await import('../guard/claude-hook.js');
   let input;
   try {
     input = hookInputSchema.parse(JSON.parse(await io.readStdin()));

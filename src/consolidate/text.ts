@@ -14,7 +14,7 @@ export const STOPWORDS = new Set(
 export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor']);
 
 /** The text a note states: description and body, markdown syntax and front matter removed. */
-export function statedText(note: VaultFile): string {
+export function statedText(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'meta'>): string {
   const body = note.text.slice(note.bodyOffset);
   const desc = note.meta.description ?? '';
   return `${desc}\n${body}`
@@ -52,7 +52,7 @@ export interface Sentence {
  * Sentences of the body's prose. Code blocks are left out; a sentence may wrap across lines within
  * a paragraph; each list item, heading and paragraph starts afresh; table rows are skipped.
  */
-export function sentences(note: VaultFile): Sentence[] {
+export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): Sentence[] {
   const out: Sentence[] = [];
   let text = note.text;
   for (const [s, e] of note.codeRanges) {

@@ -1,8 +1,10 @@
 /**
- * Guard's signature cache, VAULT/.memlint/cache/guard-v1.bin: a JSON header (one entry per note:
- * path, size, mtime, name, type, modified, origin) and one Uint32Array holding every note's MinHash
- * signature and shingle hashes. An entry is used only while its file has the same size and mtime;
- * a corrupt file or one from another version is rebuilt.
+ * Guard's signature cache, VAULT/.memlint/cache/guard-v2.bin. Layout: a 4-byte header length, a
+ * small JSON header (magic, version, count), then aligned typed arrays: sizes and mtimes
+ * (Float64), offsets and lengths (Uint32), the words (Uint32: each note's MinHash signature then its
+ * shingle hashes), and two strings: the paths joined by NUL, and each note's metadata as JSON joined
+ * by NUL (parsed only for the notes that match). An entry is used only while its file has the same
+ * size and mtime; a corrupt file or one from another version is rebuilt.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,22 +12,26 @@ import { writeFileAtomic } from '../util/atomic.js';
 import { VERSION } from '../version.js';
 import { PERMUTATIONS } from '../consolidate/minhash.js';
 
+export interface NoteMetaLite { readonly name: string | null; readonly type: string | null; readonly modified: string | null; readonly origin: string | null }
+
 export interface NoteSignature {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
-  readonly name: string | null;
-  readonly type: string | null;
-  readonly modified: string | null;
-  readonly origin: string | null;
   readonly signature: Uint32Array;
   readonly shingles: Uint32Array;
+  /** Name, type, modified and origin: parsed on first use. */
+  meta(): NoteMetaLite;
 }
 
-const MAGIC = 'memlint-guard-cache';
-export const CACHE_FILE = join('.memlint', 'cache', 'guard-v1.bin');
+const MAGIC = 'memlint-guard-cache-2';
+export const CACHE_FILE = join('.memlint', 'cache', 'guard-v2.bin');
 
-interface Header { magic: string; version: string; perms: number; entries: { p: string; s: number; m: number; n: string | null; t: string | null; d: string | null; o: string | null; at: number; len: number }[] }
+interface Header { magic: string; version: string; perms: number; count: number; words: number; pathsBytes: number; metaBytes: number }
+
+/** Metadata bytes per entry are found by offsets, decoded only for the notes that match. */
+
+const align8 = (n: number): number => (n + 7) & ~7;
 
 export function readCache(vaultRoot: string): Map<string, NoteSignature> | null {
   let buf: Buffer;
@@ -34,16 +40,36 @@ export function readCache(vaultRoot: string): Map<string, NoteSignature> | null 
     const headerLen = buf.readUInt32LE(0);
     const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLen)) as Header;
     if (header.magic !== MAGIC || header.version !== VERSION || header.perms !== PERMUTATIONS) return null;
-    const start = 4 + headerLen;
-    const pad = (4 - (start % 4)) % 4;
-    const body = buf.subarray(start + pad);
-    const words = new Uint32Array(body.buffer, body.byteOffset, Math.floor(body.byteLength / 4));
+    const n = header.count;
+    let at = align8(4 + headerLen);
+    // Typed arrays need 8-byte alignment: use the read buffer as is when it has it, else copy once.
+    let ab: ArrayBuffer;
+    let base = 0;
+    if (buf.byteOffset % 8 === 0) { ab = buf.buffer as ArrayBuffer; base = buf.byteOffset; }
+    else { ab = new ArrayBuffer(buf.length); new Uint8Array(ab).set(buf); }
+    const sizes = new Float64Array(ab, base + at, n); at += n * 8;
+    const mtimes = new Float64Array(ab, base + at, n); at += n * 8;
+    const offsets = new Uint32Array(ab, base + at, n); at += n * 4;
+    const lengths = new Uint32Array(ab, base + at, n); at = align8(at + n * 4);
+    const words = new Uint32Array(ab, base + at, header.words); at += header.words * 4;
+    const paths = buf.toString('utf8', at, at + header.pathsBytes).split('\0'); at += header.pathsBytes;
+    const metaStart = at;
+    const metaEnds = new Uint32Array(n);
+    let k = 0;
+    for (let i = metaStart; i < metaStart + header.metaBytes && k < n; i++) if (buf[i] === 0) metaEnds[k++] = i;
+    if (k === n - 1) metaEnds[k++] = metaStart + header.metaBytes;
+    if (paths.length !== n || k !== n) return null;
     const out = new Map<string, NoteSignature>();
-    for (const e of header.entries) {
-      if (e.at + PERMUTATIONS + e.len > words.length) return null;
-      out.set(e.p, {
-        path: e.p, size: e.s, mtimeMs: e.m, name: e.n, type: e.t, modified: e.d, origin: e.o,
-        signature: words.subarray(e.at, e.at + PERMUTATIONS), shingles: words.subarray(e.at + PERMUTATIONS, e.at + PERMUTATIONS + e.len),
+    for (let i = 0; i < n; i++) {
+      const o = offsets[i]!, len = lengths[i]!;
+      if (o + PERMUTATIONS + len > words.length) return null;
+      const from = i === 0 ? metaStart : metaEnds[i - 1]! + 1;
+      const to = metaEnds[i]!;
+      let parsed: NoteMetaLite | null = null;
+      out.set(paths[i]!, {
+        path: paths[i]!, size: sizes[i]!, mtimeMs: mtimes[i]!,
+        signature: words.subarray(o, o + PERMUTATIONS), shingles: words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
+        meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
       });
     }
     return out;
@@ -53,20 +79,35 @@ export function readCache(vaultRoot: string): Map<string, NoteSignature> | null 
 }
 
 export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): void {
-  const entries: Header['entries'] = [];
-  let at = 0;
-  for (const n of notes) {
-    entries.push({ p: n.path, s: n.size, m: n.mtimeMs, n: n.name, t: n.type, d: n.modified, o: n.origin, at, len: n.shingles.length });
-    at += PERMUTATIONS + n.shingles.length;
-  }
-  const words = new Uint32Array(at);
-  notes.forEach((n, i) => { words.set(n.signature, entries[i]!.at); words.set(n.shingles, entries[i]!.at + PERMUTATIONS); });
-  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: VERSION, perms: PERMUTATIONS, entries } satisfies Header), 'utf8');
-  const pad = (4 - ((4 + header.length) % 4)) % 4;
-  const out = Buffer.alloc(4 + header.length + pad + words.byteLength);
+  const n = notes.length;
+  let total = 0;
+  for (const note of notes) total += PERMUTATIONS + note.shingles.length;
+  const paths = Buffer.from(notes.map((x) => x.path).join('\0'), 'utf8');
+  const metas = Buffer.from(notes.map((x) => JSON.stringify(x.meta()).replace(/\0/g, '')).join('\0'), 'utf8');
+  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: VERSION, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length } satisfies Header));
+  let at = align8(4 + header.length);
+  const numbersStart = at;
+  at += n * 8 * 2 + n * 4 * 2;
+  at = align8(at);
+  const wordsStart = at;
+  const size = wordsStart + total * 4 + paths.length + metas.length;
+  const ab = new ArrayBuffer(size);
+  const out = Buffer.from(ab);
   out.writeUInt32LE(header.length, 0);
   header.copy(out, 4);
-  Buffer.from(words.buffer, words.byteOffset, words.byteLength).copy(out, 4 + header.length + pad);
+  const sizes = new Float64Array(ab, numbersStart, n);
+  const mtimes = new Float64Array(ab, numbersStart + n * 8, n);
+  const offsets = new Uint32Array(ab, numbersStart + n * 16, n);
+  const lengths = new Uint32Array(ab, numbersStart + n * 20, n);
+  const words = new Uint32Array(ab, wordsStart, total);
+  let w = 0;
+  notes.forEach((x, i) => {
+    sizes[i] = x.size; mtimes[i] = x.mtimeMs; offsets[i] = w; lengths[i] = x.shingles.length;
+    words.set(x.signature, w); words.set(x.shingles, w + PERMUTATIONS);
+    w += PERMUTATIONS + x.shingles.length;
+  });
+  paths.copy(out, wordsStart + total * 4);
+  metas.copy(out, wordsStart + total * 4 + paths.length);
   const file = join(vaultRoot, CACHE_FILE);
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic(file, out, 0o644);

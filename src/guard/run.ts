@@ -10,11 +10,11 @@ import { runRules } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding } from '../rules/types.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { assembleVault } from '../vault/load.js';
 import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures } from './signatures.js';
+import { mark } from '../util/timing.js';
 
 export interface GuardMatch {
   readonly path: string;
@@ -50,17 +50,19 @@ function gitChange(root: string, path: string): { date: string; commit: string; 
 
 function provenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
-  const meta = n.modified ? Date.parse(n.modified) : NaN;
-  const git = Number.isNaN(meta) || !n.origin ? gitChange(root, n.path) : null;
-  const origin = n.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
-  if (!Number.isNaN(meta)) return { ageDays: days(meta), modified: n.modified, origin };
+  const m = n.meta();
+  const meta = m.modified ? Date.parse(m.modified) : NaN;
+  const git = Number.isNaN(meta) || !m.origin ? gitChange(root, n.path) : null;
+  const origin = m.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
+  if (!Number.isNaN(meta)) return { ageDays: days(meta), modified: m.modified, origin };
   if (git) return { ageDays: days(Date.parse(git.date)), modified: git.date, origin };
   return { ageDays: days(n.mtimeMs), modified: new Date(n.mtimeMs).toISOString(), origin };
 }
 
-function readNote(root: string, config: Config, path: string): VaultFile | null {
+function readNote(config: Config, root: string, path: string): Pick<VaultFile, 'text' | 'bodyOffset' | 'meta' | 'codeRanges' | 'position'> | null {
   try {
-    return assembleVault(root, 'claude', config, [readMarkdownFile(path, join(root, ...path.split('/')), 'note', config.maxFileBytes)], [], []).notes[0] ?? null;
+    const p = readMarkdownFile(path, join(root, ...path.split('/')), 'note', config.maxFileBytes);
+    return { text: p.text, bodyOffset: p.bodyOffset, meta: p.meta, codeRanges: p.scan.codeRanges, position: p.position };
   } catch {
     return null;
   }
@@ -77,13 +79,16 @@ export interface GuardOptions {
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
+  mark('guard start');
   const draftVault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: draftPath, text: draft }]);
   const draftNote = draftVault.notes[0]!;
   const problems = runRules(draftVault, DRAFT_RULES).findings.map((f) => ({ ...f, file: options.targetPath ?? '(draft)' }));
   const draftTokens = tokens(statedText(draftNote));
   const draftHashes = hashSet(shingles(draftTokens));
   const draftSig = signature(draftHashes);
+  mark('draft checked');
   const sigs = noteSignatures(root, config, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
+  mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   const draftSentences = sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) }));
   const matches: GuardMatch[] = [];
@@ -92,14 +97,15 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const existing = options.targetPath ? sigs.notes.find((n) => n.path === options.targetPath) : undefined;
   const before = new Map<string, number>();
   for (const n of sigs.notes) {
-    if (n.path === options.targetPath || (name && n.name?.trim() === name)) continue; // an update, not a duplicate
+    if (n.path === options.targetPath || (name && n.meta().name?.trim() === name)) continue; // an update, not a duplicate
     if (estimate(draftSig, n.signature) < 0.05) continue;
     const j = jaccard(draftHashes, n.shingles);
     const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
     const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
     if (similarity < 0.1) continue;
     let conflict: GuardMatch['conflict'];
-    const note = similarity >= 0.1 ? readNote(root, config, n.path) : null;
+    // Reading a note is the expensive part: only notes close enough to share a subject.
+    const note = similarity >= 0.2 ? readNote(config, root, n.path) : null;
     if (note) {
       outer: for (const ns of sentences(note)) {
         const nv = viewSentence(ns.text);
@@ -111,9 +117,10 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     }
     const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
     if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
-    if (disagree && conflict) matches.push({ path: n.path, name: n.name, kind: 'contradiction', similarity, ...provenance(root, n, now), conflict });
-    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.name, kind: 'near-duplicate', similarity, ...provenance(root, n, now) });
+    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...provenance(root, n, now), conflict });
+    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...provenance(root, n, now) });
   }
+  mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
   const reasons: string[] = [];
   const strong = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse && m.similarity > (before.get(m.path) ?? 0) + 0.05);

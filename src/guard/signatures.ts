@@ -6,8 +6,8 @@ import { hashSet, signature } from '../consolidate/minhash.js';
 import { shingles, statedText, tokens } from '../consolidate/text.js';
 import { discover } from '../vault/discover.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { assembleVault } from '../vault/load.js';
 import { readCache, writeCache, type NoteSignature } from './cache.js';
+import { mark } from '../util/timing.js';
 
 const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
 
@@ -17,8 +17,10 @@ export type CacheMode = 'read-write' | 'read-only' | 'off';
 
 export function noteSignatures(root: string, config: Config, options: { cache: CacheMode }): SignatureSet {
   const found = discover(root);
+  mark('  discover');
   const ignored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
   const cache = options.cache !== 'off' ? readCache(root) : null;
+  mark('  read cache');
   const notes: NoteSignature[] = [];
   let fromCache = 0;
   let computed = 0;
@@ -31,9 +33,9 @@ export function noteSignatures(root: string, config: Config, options: { cache: C
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) { notes.push(hit); fromCache++; continue; }
     const parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
     if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') continue;
-    const note = assembleVault(root, 'claude', config, [parsed], [], []).notes[0]!;
-    const hashes = hashSet(shingles(tokens(statedText(note))));
-    notes.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, name: note.meta.name, type: note.meta.type, modified: note.meta.modified, origin: note.meta.origin, signature: signature(hashes), shingles: hashes });
+    const hashes = hashSet(shingles(tokens(statedText(parsed))));
+    const meta = { name: parsed.meta.name, type: parsed.meta.type, modified: parsed.meta.modified, origin: parsed.meta.origin };
+    notes.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta });
     computed++;
   }
   if (options.cache === 'read-write' && (computed > 0 || !cache || cache.size !== notes.length)) {
