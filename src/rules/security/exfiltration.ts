@@ -11,6 +11,8 @@ const PATTERNS: Pattern[] = [
   { name: 'send or upload to a URL', re: /\b(?:send|upload|post|exfiltrate|forward|transmit|copy|leak)\b[^\n.]{0,80}\b(?:to|into)\s+https?:\/\/[^\s)]+/ },
 ];
 
+const SET = { trigger: /curl|wget|http|invoke-webrequest|iwr|fetch|\bnc\b|ncat|\.env|credentials|id_rsa|id_ed25519|id_ecdsa|netrc|npmrc|pypirc|\.kube|\.docker/, patterns: PATTERNS };
+
 export default defineRule({
   id: 'security/exfiltration',
   meta: {
@@ -25,7 +27,7 @@ export default defineRule({
     messages: { exfil: '{kind}: "{excerpt}"' },
   },
   check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, PATTERNS)) {
+    for (const hit of scanPatterns(vault.files, SET)) {
       report({ messageId: 'exfil', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.replace(/\s+/g, ' ').slice(0, 80) } });
     }
   },

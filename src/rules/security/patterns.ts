@@ -14,6 +14,12 @@ export interface Pattern {
   readonly accept?: (match: RegExpExecArray) => boolean;
 }
 
+/** A rule's patterns with a cheap prefilter: a note without any trigger word is not scanned. */
+export interface PatternSet {
+  readonly trigger: RegExp;
+  readonly patterns: readonly Pattern[];
+}
+
 export interface PatternHit {
   readonly file: VaultFile;
   readonly pattern: Pattern;
@@ -24,12 +30,14 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-export function* scanPatterns(files: readonly VaultFile[], patterns: readonly Pattern[], normalized = true): Generator<PatternHit> {
+export function* scanPatterns(files: readonly VaultFile[], set: PatternSet, normalized = true): Generator<PatternHit> {
+  const compiled = set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) }));
   for (const file of files) {
     if (!isReadable(file)) continue;
-    const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: [] as number[] };
-    for (const pattern of patterns) {
-      const re = new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`);
+    const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
+    if (!set.trigger.test(view.text)) continue;
+    for (const { pattern, re } of compiled) {
+      re.lastIndex = 0;
       for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
         if (m[0].length === 0) { re.lastIndex++; continue; }
         if (pattern.accept && !pattern.accept(m)) continue;

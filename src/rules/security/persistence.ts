@@ -10,6 +10,8 @@ const PATTERNS: Pattern[] = [
   { name: 'editing agent instruction files', re: new RegExp(String.raw`(?:>>?|\btee\b(?:\s+-a)?)\s*(?:~\/)?(?:[\w.-]+\/)*${AGENT_FILES}`) },
 ];
 
+const SET = { trigger: /\.ssh|authorized_keys|ssh-copy-id|claude\.md|agents\.md|gemini\.md|cursorrules|clinerules|windsurfrules|copilot-instructions|\.claude\/settings/, patterns: PATTERNS };
+
 export default defineRule({
   id: 'security/persistence',
   meta: {
@@ -24,7 +26,7 @@ export default defineRule({
     messages: { persist: '{kind}: "{excerpt}"' },
   },
   check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, PATTERNS)) {
+    for (const hit of scanPatterns(vault.files, SET)) {
       report({ messageId: 'persist', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
     }
   },

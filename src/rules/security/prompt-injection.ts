@@ -10,6 +10,8 @@ const PATTERNS: Pattern[] = [
   { name: 'concealment from the user', re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|disclose\s+(?:this\s+)?to|notify|alert)\s+(?:this\s+to\s+)?the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\s+from\s+the\s+user\b|\bhide\s+(?:this|it)\s+from\s+the\s+user\b/ },
 ];
 
+const SET = { trigger: /ignor|disregard|forget|override|bypass|you are (?:now|no longer)|act as|pretend|roleplay|developer mode|<!--|style\s*=|tell|inform|notif|alert|secret from|hide (?:this|it)|^(?:system|assistant)\s*:/m, patterns: PATTERNS };
+
 export default defineRule({
   id: 'security/prompt-injection',
   meta: {
@@ -24,7 +26,7 @@ export default defineRule({
     messages: { injection: '{kind}: "{excerpt}"' },
   },
   check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, PATTERNS)) {
+    for (const hit of scanPatterns(vault.files, SET)) {
       const excerpt = hit.raw.replace(/\s+/g, ' ').slice(0, 80);
       report({ messageId: 'injection', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt } });
     }

@@ -24,6 +24,8 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
+const SET = { trigger: /AKIA|ASIA|aws_?secret|gh[pousr]_|github_pat_|sk-|xox|hooks\.slack|AIza|sk_|rk_|PRIVATE KEY|eyJ|:\/\/[^\s/@]+:[^\s/@]+@/i, patterns: PATTERNS };
+
 export default defineRule({
   id: 'security/secret',
   meta: {
@@ -38,7 +40,7 @@ export default defineRule({
     messages: { secret: '{kind} in memory: {masked}' },
   },
   check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, PATTERNS, false)) {
+    for (const hit of scanPatterns(vault.files, SET, false)) {
       const secret = hit.match[1] ?? hit.match[0];
       report({ messageId: 'secret', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, masked: mask(secret) } });
     }

@@ -6,12 +6,15 @@
 
 /** Zero-width and format characters, bidi controls and Unicode tags: invisible, yet read by models. */
 export const INVISIBLE = /[\u200B-\u200D\u2060\u2062-\u2064\uFEFF\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u;
+const INVISIBLE_G = new RegExp(INVISIBLE.source, 'u');
 
 export interface NormalizedText {
   readonly text: string;
-  /** raw offset of each normalized UTF-16 unit */
-  readonly map: readonly number[];
+  /** Raw offset of each normalized UTF-16 unit; null when they are the same (plain ASCII). */
+  readonly map: readonly number[] | null;
 }
+
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 const cache = new WeakMap<object, NormalizedText>();
 
@@ -20,16 +23,35 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
     const hit = cache.get(key);
     if (hit) return hit;
   }
+  if (!NON_ASCII.test(raw)) {
+    // Plain ASCII: NFKC changes nothing and no invisible character can be there.
+    const out = { text: raw.toLowerCase(), map: null };
+    if (key) cache.set(key, out);
+    return out;
+  }
   let text = '';
   const map: number[] = [];
-  let i = 0;
-  for (const ch of raw) {
-    if (!INVISIBLE.test(ch)) {
-      const folded = (/[\u0000-\u007f]/.test(ch) ? ch : ch.normalize('NFKC')).toLowerCase();
-      for (let k = 0; k < folded.length; k++) map.push(i);
-      text += folded;
+  const push = (chunk: string, from: number, sameLength: boolean): void => {
+    text += chunk;
+    if (sameLength) for (let k = 0; k < chunk.length; k++) map.push(from + k);
+  };
+  // ASCII runs in bulk; a non-ASCII run is normalized whole unless NFKC or lower-casing changes
+  // its length or it holds an invisible character, then character by character.
+  const RUN = /[\u0000-\u007f]+|[^\u0000-\u007f]+/g;
+  for (let m = RUN.exec(raw); m; m = RUN.exec(raw)) {
+    const seg = m[0];
+    if (seg.charCodeAt(0) < 0x80) { push(seg.toLowerCase(), m.index, true); continue; }
+    const folded = seg.normalize('NFKC').toLowerCase();
+    if (folded.length === seg.length && !INVISIBLE_G.test(seg)) { push(folded, m.index, true); continue; }
+    let i = m.index;
+    for (const ch of seg) {
+      if (!INVISIBLE.test(ch)) {
+        const f = ch.normalize('NFKC').toLowerCase();
+        for (let k = 0; k < f.length; k++) map.push(i);
+        text += f;
+      }
+      i += ch.length;
     }
-    i += ch.length;
   }
   const out = { text, map };
   if (key) cache.set(key, out);
@@ -37,6 +59,7 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
 }
 
 export function rawOffset(n: NormalizedText, at: number): number {
+  if (n.map === null) return at;
   return n.map[Math.min(at, n.map.length - 1)] ?? 0;
 }
 
