@@ -57,7 +57,7 @@ for (const n of sizes) {
   const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
   med['consolidate RSS MB'] = peakRssMb(node, tools['memlint consolidate'][1]);
   rows.push({ notes: n, runs: r, ...med });
-  const line = [`${n} notes`, ...Object.entries(med).map(([k, v]) => `${k} ${fmt(v)}`), `check/floor ${(med['memlint check'] / med.floor).toFixed(2)}x`];
+  const line = [`${n} notes`, ...Object.entries(med).filter(([k]) => !k.includes('RSS')).map(([k, v]) => `${k} ${fmt(v)}`), `check/floor ${(med['memlint check'] / med.floor).toFixed(2)}x`];
   if (med['markdownlint-cli2']) line.push(`markdownlint-cli2/check ${(med['markdownlint-cli2'] / med['memlint check']).toFixed(1)}x`);
   line.push(`consolidate/check ${(med['memlint consolidate'] / med['memlint check']).toFixed(1)}x, RSS ${med['consolidate RSS MB']} MB`);
   console.log(line.join(' | '));

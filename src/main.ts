@@ -59,6 +59,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'serve check_memory_draft and check_vault over MCP (stdio); nothing it exposes writes',
     load: () => import('./commands/mcp.js'),
   },
+  report: {
+    usage: 'memlint report [PROPOSAL | VAULT] --html FILE [--root DIR]',
+    summary: 'one self-contained HTML report: index gauge, findings, duplicates, contradictions, link graph',
+    load: () => import('./commands/report.js'),
+  },
   hook: {
     usage: 'memlint hook install [VAULT] [--force]',
     summary: 'install a git pre-commit hook that runs check when memory files are staged',

@@ -12,7 +12,7 @@ const LshIndex = require('minhash/src/lsh.js');
 const { loadVault } = await import('../../dist/vault/load.js');
 const { DEFAULT_CONFIG } = await import('../../dist/config/defaults.js');
 const { statedText, tokens, shingles } = await import('../../dist/consolidate/text.js');
-const { signature, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/consolidate/minhash.js');
+const { signature, hashSet, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/consolidate/minhash.js');
 
 const n = Number(process.argv[2] ?? 10000);
 const plantedCount = Number(process.argv[3] ?? 200);
@@ -35,7 +35,7 @@ for (let k = 0; k < plantedCount; k++) {
 }
 const ms = (f) => { const s = process.hrtime.bigint(); const v = f(); return [Number(process.hrtime.bigint() - s) / 1e6, v]; };
 
-const [oursSig, sigs] = ms(() => sets.map((s) => signature(s)));
+const [oursSig, sigs] = ms(() => sets.map((s) => signature(hashSet(s))));
 const [oursLsh, pairs] = ms(() => lshCandidates(sigs));
 const found = new Set(pairs.map(([a, b]) => `${a}:${b}`));
 const oursRecall = planted.filter(([a, b]) => found.has(`${a}:${b}`)).length / planted.length;
