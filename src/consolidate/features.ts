@@ -34,15 +34,29 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: 6 } as con
  * sharing several rare shingles (used by few notes) are candidates too.
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
-  const n = features.length;
-  const postings = new Map<number, number[]>();
-  features.forEach((f, i) => {
-    for (const s of f.shingles) {
-      const list = postings.get(s);
-      if (!list) postings.set(s, [i]);
-      else if (list.length <= maxDf) list.push(i);
+  const out: [number, number][] = [];
+  for (const [key, count] of sharedRareKeys(features.length, (i) => features[i]!.shingles, maxDf)) {
+    const a = Math.floor(key / features.length), b = key % features.length;
+    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
+    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
+  }
+  return out;
+}
+
+/**
+ * For every pair of items sharing keys that at most `maxDf` items have, how many such keys they
+ * share; pairs are coded `a * n + b` (a < b). Rare shingles find a note inside a longer one; rare
+ * terms find two notes on one subject.
+ */
+export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number): Map<number, number> {
+  const postings = new Map<K, number[]>();
+  for (let i = 0; i < n; i++) {
+    for (const k of keysOf(i)) {
+      const list = postings.get(k);
+      if (!list) postings.set(k, [i]);
+      else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
     }
-  });
+  }
   const counts = new Map<number, number>();
   for (const list of postings.values()) {
     if (list.length < 2 || list.length > maxDf) continue;
@@ -51,13 +65,7 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
-  const out: [number, number][] = [];
-  for (const [key, count] of counts) {
-    const a = Math.floor(key / n), b = key % n;
-    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
-    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
-  }
-  return out;
+  return counts;
 }
 
 export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {

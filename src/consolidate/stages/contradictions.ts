@@ -1,4 +1,5 @@
 import { sentenceConflict, viewSentence, type SentenceView } from '../conflict.js';
+import { sharedRareKeys } from '../features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 import { STOPWORDS, sentences, isCjk, type Sentence } from '../text.js';
 
@@ -8,24 +9,10 @@ const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 function rareTermPairs(ctx: StageContext): Set<number> {
   const n = ctx.features.length;
   const maxDf = Math.max(2, Math.min(25, Math.ceil(n * 0.02)));
-  const postings = new Map<string, number[]>();
-  ctx.features.forEach((f, i) => {
-    for (const t of new Set(f.tokens())) {
-      if (STOPWORDS.has(t) || t.length < 3 || isCjk(t) || /^\d/.test(t)) continue;
-      const list = postings.get(t);
-      if (list) { if (list.length <= maxDf) list.push(i); } else postings.set(t, [i]);
-    }
-  });
-  const sharedCount = new Map<number, number>();
-  for (const list of postings.values()) {
-    if (list.length < 2 || list.length > maxDf) continue;
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
-      const key = list[x]! * n + list[y]!;
-      sharedCount.set(key, (sharedCount.get(key) ?? 0) + 1);
-    }
-  }
+  const subjectTerms = (i: number): Set<string> =>
+    new Set(ctx.features[i]!.tokens().filter((t) => !STOPWORDS.has(t) && t.length >= 3 && !isCjk(t) && !/^\d/.test(t)));
   const out = new Set<number>();
-  for (const [key, count] of sharedCount) {
+  for (const [key, count] of sharedRareKeys(n, subjectTerms, maxDf)) {
     const a = Math.floor(key / n), b = key % n;
     const sameType = ctx.features[a]!.note.meta.type === ctx.features[b]!.note.meta.type;
     if (count >= 3 || (count >= 2 && sameType)) out.add(key);
