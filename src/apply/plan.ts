@@ -6,7 +6,7 @@
 import { buildCatalogFromNotes } from '../catalog/build.js';
 import { fileSha, manifestOf } from '../consolidate/run.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
-import { sha256Hex } from '../vault/hermes.js';
+import { parseEntryPath, rewriteStore, sha256Hex } from '../vault/hermes.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, relinkTarget, replaceBody, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
@@ -45,11 +45,24 @@ export interface Plan {
 export const HOLDING = '.memlint/retired';
 const encoder = new TextEncoder();
 
+interface StoreEdits { readonly remove: Set<number>; readonly replace: Map<number, string> }
+
 interface Overlay {
   /** New text (or null: moved to the holding folder) of files this item changes. */
   readonly texts: Map<string, string | null>;
   readonly index: Map<string, LineEdits>;
+  /** Hermes stores: entries dropped or rewritten, composed across items like index edits. */
+  readonly stores: Map<string, StoreEdits>;
   readonly warnings: string[];
+}
+
+const entryKey = (n: { path: string; entry?: number | undefined }): string => (n.entry ? `${n.path}#${n.entry}` : n.path);
+
+function currentEntry(vault: Vault, path: string): { file: string; entry: number; text: string; sha256: string } | null {
+  const e = parseEntryPath(path);
+  if (!e) return null;
+  const found = vault.stores.find((s) => s.file === e.file)?.entries[e.entry - 1];
+  return found ? { file: e.file, entry: e.entry, text: found.text, sha256: found.sha256 } : null;
 }
 
 class Refusal extends Error {}
@@ -58,6 +71,8 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
   const texts = new Map<string, string | null>();
   const writtenBy = new Map<string, string>();
   const indexEdits = new Map<string, LineEdits>();
+  const storeEdits = new Map<string, StoreEdits>();
+  const touchedEntries = new Map<string, string>();
   const outcomes: ItemOutcome[] = [];
   const manifest = manifestOf(vault);
 
@@ -70,15 +85,27 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
     try {
       checkPaths(vault, item);
       checkFresh(vault, item, manifest);
-      const overlay: Overlay = { texts: new Map(), index: new Map(), warnings: [] };
+      const overlay: Overlay = { texts: new Map(), index: new Map(), stores: new Map(), warnings: [] };
       runAction(vault, item, overlay);
       for (const path of overlay.texts.keys()) {
         const other = writtenBy.get(path);
         if (other) throw new Refusal(`conflicts with ${other}, which already changes ${path} in this run`);
       }
+      for (const [file, edits] of overlay.stores) {
+        for (const n of [...edits.remove, ...edits.replace.keys()]) {
+          const other = touchedEntries.get(`${file}#${n}`);
+          if (other) throw new Refusal(`conflicts with ${other}, which already changes ${file} entry ${n} in this run`);
+        }
+      }
+      for (const [file, edits] of overlay.stores) {
+        const into = storeEdits.get(file) ?? { remove: new Set<number>(), replace: new Map<number, string>() };
+        for (const n of edits.remove) { into.remove.add(n); touchedEntries.set(`${file}#${n}`, item.id); }
+        for (const [n, t] of edits.replace) { into.replace.set(n, t); touchedEntries.set(`${file}#${n}`, item.id); }
+        storeEdits.set(file, into);
+      }
       for (const [path, text] of overlay.texts) { texts.set(path, text); writtenBy.set(path, item.id); }
       for (const [path, edits] of overlay.index) mergeLineEdits(indexEdits, path, edits);
-      const changes = overlay.texts.size + overlay.index.size;
+      const changes = overlay.texts.size + overlay.index.size + overlay.stores.size;
       outcomes.push({ ...base, status: changes ? 'run' : 'done', ...(changes ? { summary: describe(item) } : { reason: 'nothing to change' }), warnings: overlay.warnings });
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
@@ -98,7 +125,19 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
     const file = vault.byPath.get(path)!;
     texts.set(path, applyLineEdits(file, edits));
   }
+  for (const [path, edits] of storeEdits) {
+    texts.set(path, rewriteStore(vault.byPath.get(path)!.text, edits.remove, edits.replace));
+    writtenBy.set(path, [...new Set([...edits.remove, ...edits.replace.keys()].map((n) => touchedEntries.get(`${path}#${n}`)!))].join(', '));
+  }
   const changes = toChanges(vault, texts, runId, writtenBy);
+  // A retired entry is kept in the holding folder too, as a file of its own.
+  for (const [path, edits] of storeEdits) {
+    const store = vault.stores.find((s) => s.file === path)!;
+    for (const n of [...edits.remove].sort((a, b) => a - b)) {
+      const e = store.entries[n - 1]!;
+      changes.push({ path: `${HOLDING}/${runId}/${path}.entry-${n}.md`, before: null, after: { bytes: encoder.encode(`${e.text}\n`), mode: 0o644 }, item: touchedEntries.get(`${path}#${n}`)! });
+    }
+  }
   if (changes.length > 0) {
     const catalog = regenerateCatalog(vault, texts);
     if (catalog) changes.push(catalog);
@@ -108,27 +147,32 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
 }
 
 function checkPaths(vault: Vault, item: ProposalItem): void {
-  const checks: [string, PathRole][] = item.notes.map((n) => [n.path, vault.byPath.get(n.path)?.role === 'note' || !vault.byPath.has(n.path) ? 'note' : 'index']);
+  const checks: [string, PathRole][] = item.notes.map((n) => [entryKey(n), vault.byPath.get(n.path)?.role === 'note' || !vault.byPath.has(n.path) ? 'note' : 'index']);
   const a = item.action;
   if (a.type === 'merge') checks.push([a.into, 'note'], ...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
   if (a.type === 'retire') checks.push(...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
   if (a.type === 'relink') checks.push([a.file, 'index'], [a.to, 'note']);
   if (a.type === 'fix-index') checks.push([a.file, 'index']);
-  for (const [path, role] of checks) {
-    const why = refusePath(vault, path, role);
+  for (const [raw, role] of checks) {
+    const entry = parseEntryPath(raw);
+    const path = entry ? entry.file : raw;
+    if (entry && vault.byPath.get(path)?.role !== 'hermes-store') throw new Refusal(`refused path: ${JSON.stringify(raw)} addresses an entry, but ${path} is not a Hermes store`);
+    const why = refusePath(vault, path, entry || vault.byPath.get(path)?.role === 'hermes-store' ? 'any-markdown' : role);
     if (why) throw new Refusal(`refused path: ${why}`);
   }
 }
 
 function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
-  const stale = item.notes.filter((n) => n.sha256 !== fileSha(vault.byPath.get(n.path))).map((n) => n.path);
+  const stale = item.notes
+    .filter((n) => n.sha256 !== (n.entry ? (currentEntry(vault, entryKey(n))?.sha256 ?? 'absent') : fileSha(vault.byPath.get(n.path))))
+    .map((n) => (n.entry ? `${n.path} entry ${n.entry}` : n.path));
   if (stale.length) throw new Refusal(`stale: ${stale.join(', ')} changed since the proposal was written (or the item was already applied)`);
   if (item.manifest && item.manifest !== manifest) throw new Refusal('stale: the set of notes changed since the proposal was written (an index or catalog rewrite depends on it)');
   const a = item.action;
   const mustExist = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : a.type === 'relink' ? [a.file, a.to] : a.type === 'fix-index' ? [a.file] : [];
-  const listed = new Set(item.notes.map((n) => n.path));
+  const listed = new Set(item.notes.map(entryKey));
   for (const p of mustExist) {
-    if (!vault.byPath.has(p)) throw new Refusal(`${p} does not exist`);
+    if (parseEntryPath(p) ? !currentEntry(vault, p) : !vault.byPath.has(p)) throw new Refusal(`${p} does not exist`);
     if (!listed.has(p) && a.type !== 'relink') throw new Refusal(`${p} is acted on but has no sha256 in the item's notes, so its freshness cannot be checked`);
   }
 }
@@ -179,6 +223,7 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       return;
     case 'merge': {
       if (a.retire.includes(a.into)) throw new Refusal(`merge into ${a.into} also retires it`);
+      if (parseEntryPath(a.into)) { mergeEntries(vault, a.into, a.retire, a.body, overlay); return; }
       const into = note(vault, a.into);
       if (a.body !== undefined) {
         const merged = replaceBody(into, a.body);
@@ -199,6 +244,7 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       return;
     }
     case 'retire': {
+      if (a.retire.every((p) => parseEntryPath(p))) { mergeEntries(vault, null, a.retire, undefined, overlay); return; }
       const retired = new Set(a.retire);
       for (const p of a.retire) overlay.texts.set(p, null);
       editIndexLines(vault, overlay, retired, null);
@@ -246,11 +292,35 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
 function describe(item: ProposalItem): string {
   const a = item.action;
   switch (a.type) {
-    case 'merge': return `merge into ${a.into}${a.body !== undefined ? ' (with the merged body)' : ''}; retire ${a.retire.join(', ')}; links to them now point at ${a.into}`;
+    case 'merge': return parseEntryPath(a.into)
+      ? `keep ${a.into}${a.body !== undefined ? ' with the merged text' : ''}; drop ${a.retire.join(', ')} (kept in ${HOLDING}/<run-id>/)`
+      : `merge into ${a.into}${a.body !== undefined ? ' (with the merged body)' : ''}; retire ${a.retire.join(', ')}; links to them now point at ${a.into}`;
     case 'retire': return `retire ${a.retire.join(', ')} to ${HOLDING}/<run-id>/ and drop their index lines`;
     case 'relink': return `${a.file}: links to ${a.from} now point at ${a.to}`;
     case 'fix-index': return `${a.file}: ${a.remove.length ? `remove line${a.remove.length > 1 ? 's' : ''} ${a.remove.map((r) => r.line).join(', ')}` : ''}${a.remove.length && a.add.length ? '; ' : ''}${a.add.length ? `add ${a.add.length} line${a.add.length > 1 ? 's' : ''}` : ''}`;
     case 'keep': return 'keep as is';
+  }
+}
+
+/** Hermes: drop the retired entries and, for a merge with a body, rewrite the kept one. */
+function mergeEntries(vault: Vault, into: string | null, retire: readonly string[], body: string | undefined, overlay: Overlay): void {
+  const edits = (file: string): StoreEdits => {
+    let e = overlay.stores.get(file);
+    if (!e) { e = { remove: new Set(), replace: new Map() }; overlay.stores.set(file, e); }
+    return e;
+  };
+  for (const p of retire) {
+    const e = currentEntry(vault, p);
+    if (!e) throw new Refusal(`${p} does not exist`);
+    edits(e.file).remove.add(e.entry);
+  }
+  if (into && body !== undefined) {
+    const target = currentEntry(vault, into)!;
+    const had = new Set([into, ...retire].flatMap((p) => securityFindings(currentEntry(vault, p)!.text, vault.config).map((f) => f.ruleId)));
+    const added = securityFindings(body, vault.config).filter((f) => !had.has(f.ruleId));
+    if (added.length) throw new Refusal(`the merged body carries ${[...new Set(added.map((f) => f.ruleId))].join(', ')} (${added[0]!.message}), which none of the merged entries had`);
+    if (body.includes('\n§\n') || /^§$/m.test(body)) throw new Refusal('the merged body holds a § separator line');
+    edits(target.file).replace.set(target.entry, body);
   }
 }
 

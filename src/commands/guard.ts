@@ -10,7 +10,7 @@ export function formatGuard(r: GuardResult): string {
   const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : '✔ ok'];
   for (const reason of r.reasons) out.push(`  ${reason}`);
   for (const m of r.matches) {
-    out.push(`  ${m.kind === 'contradiction' ? 'contradicts' : 'similar to'} ${m.path}${m.name ? ` ("${m.name}")` : ''}: similarity ${m.similarity}, ${m.ageDays ?? '?'} days old, origin ${m.origin}`);
+    out.push(`  ${m.kind === 'contradiction' ? 'contradicts' : 'similar to'} ${m.path}${m.entry ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}: similarity ${m.similarity}, ${m.ageDays ?? '?'} days old, origin ${m.origin}`);
     if (m.conflict) out.push(`    ${m.conflict.kind} (${m.conflict.detail}): draft "${m.conflict.draft}" vs note "${m.conflict.note}"`);
   }
   for (const p of r.problems) out.push(`  ${p.severity} ${p.line}:${p.column} ${p.message}  ${p.ruleId}`);

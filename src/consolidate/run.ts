@@ -8,7 +8,9 @@ import { VERSION } from '../version.js';
 import { noteFeatures, similarPairs } from './features.js';
 import { chooseRoot } from './root.js';
 import type { ItemDraft, Stage, StageContext } from './stage.js';
-import { STAGES } from './stages/index.js';
+import { HERMES_STAGES, STAGES } from './stages/index.js';
+import { entryNotes } from './entries.js';
+import { parseEntryPath } from '../vault/hermes.js';
 
 export interface ConsolidateOptions {
   readonly root?: string;
@@ -38,7 +40,8 @@ export function manifestOf(vault: Vault): string {
 export function consolidateVault(vault: Vault, options: ConsolidateOptions = {}): Proposal {
   const now = options.now ?? new Date();
   const progress = options.progress ?? (() => undefined);
-  const notes = notesUnderRules(vault);
+  // In a Hermes vault every store entry is a note (path `MEMORY.md#3`), compared by the same stages.
+  const notes = vault.kind === 'hermes' ? entryNotes(vault) : notesUnderRules(vault);
   progress(`reading ${notes.length} notes`);
   const features = noteFeatures(notes);
   progress('comparing notes');
@@ -52,13 +55,18 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   const summary: Record<string, unknown> = { notes: notes.length };
   const ctx: StageContext = { vault, notes, features, pairs, inbound, root, rootSource: source, summary, path: options.path ?? process.env.PATH ?? '' };
   const drafts: ItemDraft[] = [];
-  for (const stage of options.stages ?? STAGES) {
+  for (const stage of options.stages ?? (vault.kind === 'hermes' ? HERMES_STAGES : STAGES)) {
     progress(`stage ${stage.id}`);
     drafts.push(...stage.run(ctx));
   }
   const history = gitHistory(vault.root);
   const manifest = manifestOf(vault);
   const ref = (path: string): NoteRef => {
+    const entry = parseEntryPath(path);
+    if (entry && vault.kind === 'hermes') {
+      const e = vault.stores.find((s) => s.file === entry.file)?.entries[entry.entry - 1];
+      return { path: entry.file, entry: entry.entry, sha256: e ? e.sha256 : 'absent' };
+    }
     const file = vault.byPath.get(path);
     if (!file || file.role !== 'note') return { path, sha256: fileSha(file) };
     const p = provenance(file, history, now.getTime());

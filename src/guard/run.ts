@@ -1,5 +1,9 @@
 /** The pre-write check: is this draft a note the vault already has, or one that contradicts it? */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { entryNotes } from '../consolidate/entries.js';
+import { securityFindings } from '../rules/security/in-text.js';
+import { loadVault } from '../vault/load.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { sentenceConflict, viewSentence } from '../consolidate/conflict.js';
@@ -18,6 +22,8 @@ import { mark } from '../util/timing.js';
 
 export interface GuardMatch {
   readonly path: string;
+  /** Hermes: the entry number in the store. */
+  readonly entry?: number;
   readonly name: string | null;
   readonly kind: 'near-duplicate' | 'contradiction';
   readonly similarity: number;
@@ -76,7 +82,48 @@ export interface GuardOptions {
   readonly cache?: 'read-write' | 'read-only' | 'off';
 }
 
+/** A Hermes store (entries split by `§` lines) rather than one note per file. */
+export function isHermesVault(root: string, config: Config): boolean {
+  if (config.kind) return config.kind === 'hermes';
+  try {
+    return /(^|\n)§\r?(\n|$)/.test(readFileSync(join(root, 'MEMORY.md'), 'utf8')) || existsSync(join(root, 'USER.md'));
+  } catch {
+    return existsSync(join(root, 'USER.md'));
+  }
+}
+
+/** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
+function guardEntry(root: string, config: Config, draft: string, now: number): GuardResult {
+  const vault = loadVault(root, { config, kind: 'hermes' });
+  const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
+  const draftHashes = hashSet(shingles(tokens(draft)));
+  const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
+  const matches: GuardMatch[] = [];
+  const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
+  for (const e of entryNotes(vault)) {
+    const hashes = hashSet(shingles(tokens(e.text)));
+    const similarity = Math.round(Math.max(jaccard(draftHashes, hashes), Math.min(draftHashes.length, hashes.length) >= 6 ? containment(draftHashes, hashes) : 0) * 1000) / 1000;
+    const [file, n] = e.path.split('#');
+    const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
+    let conflict: GuardMatch['conflict'];
+    if (similarity >= 0.1) {
+      outer: for (const s of sentences(e)) for (const d of draftView) {
+        const c = sentenceConflict(d.v, viewSentence(s.text));
+        if (c) { conflict = { kind: c.kind, detail: c.detail, draft: d.text, note: s.text }; break outer; }
+      }
+    }
+    if (conflict) matches.push({ ...base, kind: 'contradiction', conflict });
+    else if (similarity >= config.guard.show) matches.push({ ...base, kind: 'near-duplicate' });
+  }
+  matches.sort((a, b) => b.similarity - a.similarity);
+  const reasons = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse)
+    .map((m) => `near-duplicate of ${m.path} entry ${m.entry} (similarity ${m.similarity}): update that entry instead of adding one`);
+  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
+  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: 0, computed: 0 } };
+}
+
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
+  if (isHermesVault(root, config)) return guardEntry(root, config, draft, (options.now ?? new Date()).getTime());
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');

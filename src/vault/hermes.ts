@@ -40,3 +40,28 @@ export function readStore(file: VaultFile, maxChars: number): HermesStore {
   }));
   return { file: file.path, chars: hermesChars(file.text), maxChars, entries };
 }
+
+/**
+ * Rewrites a store: drops some entries and replaces the text of others, leaving every other byte of
+ * the file as it was (chunks are split and re-joined exactly as Hermes splits them).
+ */
+export function rewriteStore(text: string, remove: ReadonlySet<number>, replace: ReadonlyMap<number, string>): string {
+  const chunks = text.split(ENTRY_SEPARATOR);
+  const kept: string[] = [];
+  let entry = 0;
+  for (const chunk of chunks) {
+    const stripped = chunk.trim();
+    if (stripped === '') { kept.push(chunk); continue; }
+    entry++;
+    if (remove.has(entry)) continue;
+    const next = replace.get(entry);
+    kept.push(next === undefined ? chunk : chunk.replace(stripped, () => next.trim()));
+  }
+  return kept.join(ENTRY_SEPARATOR);
+}
+
+/** `MEMORY.md#3` → the store file and the entry number. */
+export function parseEntryPath(path: string): { file: string; entry: number } | null {
+  const m = /^(.+\.md)#(\d+)$/i.exec(path);
+  return m ? { file: m[1]!, entry: Number(m[2]) } : null;
+}

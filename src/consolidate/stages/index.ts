@@ -7,3 +7,6 @@ import nearDuplicates from './near-duplicates.js';
 import { danglingLinks, indexOverflow, orphans } from './vault-items.js';
 
 export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents];
+
+/** A Hermes store has no index, catalog or links: its entries are compared and checked. */
+export const HERMES_STAGES: readonly Stage[] = [deadReferences, nearDuplicates, contradictions];

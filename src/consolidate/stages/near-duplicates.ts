@@ -1,4 +1,4 @@
-import { isSimilar } from '../features.js';
+import { isSimilar, SIMILAR } from '../features.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 import { NEGATIONS, isNumberToken } from '../text.js';
 
@@ -8,11 +8,13 @@ const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
  * Pairs that disagree rather than repeat: a number changed (one on each side that the other lacks;
  * dates do not count) or a negation present on one side only. They go to the contradiction stage.
  */
-export function differsInDigitsOrNegation(ta: readonly string[], tb: readonly string[]): boolean {
+export function differsInDigitsOrNegation(ta: readonly string[], tb: readonly string[], options: { sameStatement?: boolean } = {}): boolean {
   const a = new Set(ta);
   const b = new Set(tb);
   const onlyNumbers = (x: Set<string>, y: Set<string>): boolean => [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
   if (onlyNumbers(a, b) && onlyNumbers(b, a)) return true;
+  // A negation in the extra text of a longer note (a short note inside it) is not a flipped statement.
+  if (options.sameStatement === false) return false;
   const negA = [...a].some((t) => NEGATIONS.has(t));
   const negB = [...b].some((t) => NEGATIONS.has(t));
   return negA !== negB;
@@ -27,7 +29,7 @@ export default defineStage({
   id: 'near-duplicates',
   description: 'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
   run(ctx) {
-    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(ctx.features[p.a]!.tokens(), ctx.features[p.b]!.tokens()));
+    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(ctx.features[p.a]!.tokens(), ctx.features[p.b]!.tokens(), { sameStatement: p.jaccard >= SIMILAR.jaccard }));
     const parent = ctx.features.map((_, i) => i);
     for (const p of merging) parent[find(parent, p.a)] = find(parent, p.b);
     const clusters = new Map<number, number[]>();
