@@ -7,6 +7,17 @@ const readStdin = async (): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
+let lines: AsyncIterator<string> | null = null;
+const ask = async (question: string): Promise<string | null> => {
+  process.stdout.write(question);
+  if (!lines) {
+    const { createInterface } = await import('node:readline');
+    lines = createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
+  }
+  const next = await lines.next();
+  return next.done ? null : next.value;
+};
+
 process.exitCode = await main({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
@@ -15,4 +26,6 @@ process.exitCode = await main({
   stderr: process.stderr,
   readStdin,
   stdinIsTTY: Boolean(process.stdin.isTTY),
+  ask,
 });
+process.stdin.destroy();

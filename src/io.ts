@@ -10,6 +10,8 @@ export interface IO {
   /** Reads all of standard input (guard drafts, hook payloads). */
   readonly readStdin: () => Promise<string>;
   readonly stdinIsTTY: boolean;
+  /** Asks a person one line (interactive commands); null at end of input. */
+  readonly ask?: (question: string) => Promise<string | null>;
 }
 
 export function useColor(io: IO, stream: Writable): boolean {

@@ -29,6 +29,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'find duplicates, contradictions, dead references, incidents → a proposal (read-only)',
     load: () => import('./commands/consolidate.js'),
   },
+  review: {
+    usage: 'memlint review PROPOSAL [--judge anthropic|openai|command] [--judge-cmd CMD] [--model NAME] [--base-url URL]',
+    summary: 'mark each pending item approve / reject, with a model\'s advice if configured (a terminal only)',
+    load: () => import('./commands/review.js'),
+  },
   apply: {
     usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing]',
     summary: 'dry run (default) or carry out the approved items of a proposal, with snapshot and journal',

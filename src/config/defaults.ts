@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   maxFileBytes: 2_000_000,
   hermes: { budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 },
   guard: { refuse: 0.6, show: 0.35, cache: true },
+  review: { timeoutMs: 60_000, concurrency: 2 },
   rules: {},
   reviewed: [],
 });

@@ -50,6 +50,17 @@ export const configSchema = z
       })
       .strict()
       .default({ refuse: 0.6, show: 0.35, cache: true }),
+    review: z
+      .object({
+        judge: z.enum(['anthropic', 'openai', 'command']).optional().describe('The model that advises during review (never decides).'),
+        model: z.string().optional(),
+        baseUrl: z.string().optional().describe('OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp) or an Anthropic proxy.'),
+        command: z.string().optional().describe('For judge "command": reads the item as JSON on stdin, prints the verdict JSON.'),
+        timeoutMs: z.number().int().positive().default(60_000),
+        concurrency: z.number().int().positive().max(16).default(2),
+      })
+      .strict()
+      .default({ timeoutMs: 60_000, concurrency: 2 }),
     rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
     reviewed: z
       .array(
