@@ -147,6 +147,19 @@ describe('the interactive session', () => {
     expect(proposal.items.slice(0, 4).map((i) => i.decision)).toEqual(['approve', 'reject', 'approve', 'pending']);
   });
 
+  it('edits the merged body of a merge in $EDITOR and saves it into the proposal', () => {
+    const vault = copyToTemp(DEMO);
+    const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
+    const items = parseProposal(readFileSync(p, 'utf8'), p).items;
+    const dupAt = items.findIndex((i) => i.kind === 'near-duplicate');
+    const keys = `${'s\n'.repeat(dupAt)}e\na\nq\n`;
+    const r = pty(['review', p], keys, { EDITOR: 'sed -i s/pnpm/PNPM/g' });
+    expect(r.out).toMatch(/merged body saved to the proposal/);
+    const dup = parseProposal(readFileSync(p, 'utf8'), p).items[dupAt]!;
+    expect(dup.decision).toBe('approve');
+    expect(dup.action.type === 'merge' && dup.action.body).toMatch(/Always use PNPM to install/);
+  });
+
   it('shows the model\'s verdict and records it, but only the person decides', async () => {
     const vault = copyToTemp(DEMO);
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
