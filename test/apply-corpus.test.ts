@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { approveAll, proposeInto } from './helpers/proposal.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin } from './helpers/run.js';
-import { snapshotTree } from './helpers/snapshot.js';
+import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const noState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
 
@@ -23,6 +23,6 @@ describe.skipIf(!hasCorpus)('real vaults: consolidate, approve every item, execu
       const u = runBin(['undo', '--vault', vault]);
       expect(u.code, u.stderr).toBe(0);
     }
-    expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));
+    expectSameTree(noState(snapshotTree(vault, { mtime: 'ms' })), noState(before));
   });
 });

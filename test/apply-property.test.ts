@@ -15,7 +15,7 @@ import type { Proposal, ProposalItem } from '../src/proposal/schema.js';
 import { sha256Hex } from '../src/vault/hermes.js';
 import { loadVault } from '../src/vault/load.js';
 import { tempDir } from './helpers/run.js';
-import { snapshotTree } from './helpers/snapshot.js';
+import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const RUNS = Number(process.env.MEMLINT_PROPERTY_RUNS ?? 1000);
 const WORDS = ['deploy', 'tests', 'pnpm', 'cache', 'port', 'index', 'review', 'release', 'token', 'schema'];
@@ -134,7 +134,7 @@ describe('apply: properties', () => {
         }
         for (const [k, v] of strip(before)) if (!changed.has(k) && !k.endsWith('/')) expect(after.get(k)).toBe(v);
         undoRun(dir, runId);
-        expect(strip(snapshotTree(dir, { mtime: 'ms' }))).toEqual(strip(before));
+        expectSameTree(strip(snapshotTree(dir, { mtime: 'ms' })), strip(before));
         expect(readFileSync(join(parent, 'outside.md'))).toEqual(outsideBefore);
         rmSync(parent, { recursive: true, force: true });
       }),

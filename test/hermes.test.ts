@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJson } from './contract.js';
 import { approveAll, editProposal, proposeInto } from './helpers/proposal.js';
 import { copyToTemp, runBin } from './helpers/run.js';
-import { snapshotTree } from './helpers/snapshot.js';
+import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const STORE = join(process.cwd(), 'fixtures', 'hermes', 'near-duplicate-entry', 'same-fact-twice', 'vault');
 const noState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
@@ -32,7 +32,7 @@ describe('hermes stores', () => {
     const runId = /run id: (\S+)/.exec(r.stdout)![1]!;
     expect(readFileSync(join(vault, '.memlint', 'retired', runId, 'MEMORY.md.entry-1.md'), 'utf8')).toMatch(/NAS runs fnOS/);
     expect(runBin(['undo', '--vault', vault]).code).toBe(0);
-    expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));
+    expectSameTree(noState(snapshotTree(vault, { mtime: 'ms' })), noState(before));
   });
 
   it('an entry changed since the proposal is refused as stale, by entry; other entries may change', () => {
