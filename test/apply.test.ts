@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
 import { approveAll, editProposal, proposeInto } from './helpers/proposal.js';
-import { snapshotTree } from './helpers/snapshot.js';
+import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const noState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
@@ -55,7 +55,7 @@ describe('apply', () => {
     expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(afterApply));
     const u = runBin(['undo', '--vault', vault]);
     expect(u.code, u.stderr).toBe(0);
-    expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));
+    expectSameTree(noState(snapshotTree(vault, { mtime: 'ms' })), noState(before));
     const runs = runBin(['runs', vault]).stdout;
     expect(runs).toMatch(/apply .* undone \(undone by/);
   });
@@ -214,5 +214,27 @@ describe('apply does not launder content', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/dup-0001 .*refused — the merged body carries security\/prompt-injection/);
     expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));
+  });
+});
+
+describe('relink on an index line with two links to the same note', () => {
+  it('retargets both (each link, not just the last one written)', async () => {
+    const { planApply } = await import('../src/apply/plan.js');
+    const { loadVault } = await import('../src/vault/load.js');
+    const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
+    const { fileSha } = await import('../src/consolidate/run.js');
+    const dir = join(tempDir(), 'vault');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) — see also [the old note](old.md#why) and [Other](other.md)\n');
+    writeFileSync(join(dir, 'new.md'), '---\nname: new\ndescription: d\ntype: user\n---\nnew\n');
+    writeFileSync(join(dir, 'other.md'), '---\nname: other\ndescription: d\ntype: user\n---\nother\n');
+    const vault = loadVault(dir, { config: DEFAULT_CONFIG });
+    const plan = planApply({
+      version: 1, vault: dir, createdAt: '2026-11-30T00:00:00Z', manifest: 'absent',
+      items: [{ id: 'dangling-0001', kind: 'dangling-link', notes: [{ path: 'MEMORY.md', sha256: fileSha(vault.byPath.get('MEMORY.md')) }, { path: 'new.md', sha256: fileSha(vault.byPath.get('new.md')) }],
+        evidence: {}, suggestion: 'relink', action: { type: 'relink', file: 'MEMORY.md', from: 'old.md', to: 'new.md' }, decision: 'approve' }],
+    }, vault, 'run');
+    const index = plan.changes.find((c) => c.path === 'MEMORY.md')!;
+    expect(new TextDecoder().decode(index.after!.bytes)).toBe('- [Old](new.md) — see also [the old note](new.md#why) and [Other](other.md)\n');
   });
 });

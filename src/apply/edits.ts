@@ -1,6 +1,6 @@
 /** Text transformations that apply plans: front matter stays byte-identical, links are retargeted. */
 import { posix } from 'node:path';
-import type { VaultFile } from '../vault/model.js';
+import type { Link, VaultFile } from '../vault/model.js';
 
 /** The file with its body replaced; the front matter (and BOM) kept exactly as written. */
 export function replaceBody(file: VaultFile, body: string): string {
@@ -19,50 +19,47 @@ export function relativeLink(fromFile: string, toFile: string): string {
 }
 
 /**
- * Every link in `file` that resolves to a note in `from` now points at `to` (markdown links keep
- * their text and anchor; wikilinks keep their alias and heading). Returns null when nothing changed.
+ * One link's raw text pointed at `to` (markdown links keep their text and anchor, wikilinks their
+ * alias and heading), written relative to `fromPath`; null when it cannot be rewritten.
  */
-export function retargetLinks(file: VaultFile, from: ReadonlySet<string>, to: string): string | null {
-  const edits: { start: number; end: number; text: string }[] = [];
-  for (const link of file.links) {
-    if (!link.resolved || !from.has(link.resolved) || link.kind === 'mention') continue;
-    const raw = file.text.slice(link.offset, link.offset + link.length);
-    let replaced: string | null = null;
-    if (link.kind === 'wikilink') {
-      replaced = raw.replace(/^\[\[([^\]|#]+)/, `[[${stem(to)}`);
-    } else if (link.kind === 'markdown') {
-      const anchor = /#[^)\s>]*/.exec(link.target)?.[0] ?? '';
-      const dest = relativeLink(file.path, to) + anchor;
-      const at = raw.lastIndexOf(link.target);
-      if (at !== -1) replaced = raw.slice(0, at) + (dest.startsWith('<') && raw[at - 1] === '<' ? dest.slice(1, -1) : dest) + raw.slice(at + link.target.length);
-    } else if (link.kind === 'definition') {
-      const at = raw.indexOf(link.target);
-      if (at !== -1) replaced = raw.slice(0, at) + relativeLink(file.path, to) + raw.slice(at + link.target.length);
-    }
-    if (replaced !== null && replaced !== raw) edits.push({ start: link.offset, end: link.offset + link.length, text: replaced });
-  }
-  if (edits.length === 0) return null;
-  let out = file.text;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return (file.bom ? '\uFEFF' : '') + out;
+export function retargetedLink(fromPath: string, link: Link, raw: string, to: string): string | null {
+  if (link.kind === 'wikilink') return raw.replace(/^\[\[([^\]|#]+)/, `[[${stem(to)}`);
+  if (link.kind !== 'markdown' && link.kind !== 'definition') return null;
+  const at = link.kind === 'markdown' ? raw.lastIndexOf(link.target) : raw.indexOf(link.target);
+  if (at === -1) return null;
+  const anchor = link.kind === 'markdown' ? (/#[^)\s>]*/.exec(link.target)?.[0] ?? '') : '';
+  const dest = relativeLink(fromPath, to) + anchor;
+  return raw.slice(0, at) + (dest.startsWith('<') && raw[at - 1] === '<' ? dest.slice(1, -1) : dest) + raw.slice(at + link.target.length);
 }
 
-/** Links in `file` whose target (as written, or resolved) equals `from`, pointed at `to`. */
-export function relinkTarget(file: VaultFile, from: string, to: string): string | null {
-  const edits: { start: number; end: number; text: string }[] = [];
-  for (const link of file.links) {
-    if (link.kind === 'mention') continue;
-    if (link.target !== from && link.resolved !== from) continue;
-    const raw = file.text.slice(link.offset, link.offset + link.length);
-    const replaced = link.kind === 'wikilink'
-      ? raw.replace(/^\[\[([^\]|#]+)/, `[[${stem(to)}`)
-      : raw.slice(0, raw.lastIndexOf(link.target)) + relativeLink(file.path, to).replace(/^<|>$/g, '') + raw.slice(raw.lastIndexOf(link.target) + link.target.length);
-    edits.push({ start: link.offset, end: link.offset + link.length, text: replaced });
+function rewrite(text: string, base: number, links: readonly Link[], fromPath: string, to: string): string {
+  let out = text;
+  for (const l of [...links].sort((a, b) => b.offset - a.offset)) {
+    const rel = l.offset - base;
+    const replaced = retargetedLink(fromPath, l, out.slice(rel, rel + l.length), to);
+    if (replaced !== null) out = out.slice(0, rel) + replaced + out.slice(rel + l.length);
   }
-  if (edits.length === 0) return null;
-  let out = file.text;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return (file.bom ? '\uFEFF' : '') + out;
+  return out;
+}
+
+/** Every link of `file` that `matches` now points at `to`. Returns null when nothing changed. */
+export function retargetLinks(file: VaultFile, matches: (l: Link) => boolean, to: string): string | null {
+  const links = file.links.filter((l) => l.kind !== 'mention' && matches(l));
+  const out = rewrite(file.text, 0, links, file.path, to);
+  return out === file.text ? null : (file.bom ? '\uFEFF' : '') + out;
+}
+
+/** The same, line by line, for index files (whose edits are made against original line numbers). */
+export function retargetLines(file: VaultFile, matches: (l: Link) => boolean, to: string): Map<number, string> {
+  const lines = file.text.split('\n');
+  const byLine = new Map<number, Link[]>();
+  for (const l of file.links) if (l.kind !== 'mention' && matches(l)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
+  const out = new Map<number, string>();
+  for (const [line, links] of byLine) {
+    const text = lines[line - 1]!.replace(/\r$/, '');
+    out.set(line, rewrite(text, links[0]!.offset - (links[0]!.column - 1), links, file.path, to));
+  }
+  return out;
 }
 
 export interface LineEdits {

@@ -7,8 +7,8 @@ import { buildCatalogFromNotes } from '../catalog/build.js';
 import { fileSha, manifestOf } from '../consolidate/run.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { parseEntryPath, rewriteStore, sha256Hex } from '../vault/hermes.js';
-import type { Vault, VaultFile } from '../vault/model.js';
-import { applyLineEdits, emptyLineEdits, relinkTarget, replaceBody, retargetLinks, type LineEdits } from './edits.js';
+import type { Link, Vault, VaultFile } from '../vault/model.js';
+import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
 import { securityFindings } from '../rules/security/in-text.js';
 
@@ -192,25 +192,18 @@ function editsFor(overlay: Overlay, path: string): LineEdits {
 }
 
 /** Index lines that link any of `targets`: dropped, or pointed at `to` unless a line already links it. */
+/** Index lines that link any of `targets`: dropped, or pointed at `to` unless a line already links it. */
 function editIndexLines(vault: Vault, overlay: Overlay, targets: ReadonlySet<string>, to: string | null): void {
   for (const index of indexFiles(vault)) {
-    const linksTo = new Set(index.links.filter((l) => l.resolved === to).map((l) => l.line));
-    let pointed = linksTo.size > 0;
-    const lines = index.text.split(/\r?\n/);
-    const byLine = new Map<number, typeof index.links[number][]>();
-    for (const l of index.links) if (l.kind !== 'mention' && l.resolved && targets.has(l.resolved)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
-    for (const [line, links] of byLine) {
-      const edits = editsFor(overlay, index.path);
-      if (to === null || pointed) { edits.remove.add(line); continue; }
-      const start = links[0]!.offset - (links[0]!.column - 1);
-      let text = lines[line - 1]!.replace(/\r$/, '');
-      for (const l of [...links].sort((a, b) => b.offset - a.offset)) {
-        const rel = l.offset - start;
-        const raw = text.slice(rel, rel + l.length);
-        const replaced = l.kind === 'wikilink' ? raw.replace(/^\[\[([^\]|#]+)/, `[[${to.replace(/\.md$/i, '').split('/').pop()}`) : raw.replace(l.target, to);
-        text = text.slice(0, rel) + replaced + text.slice(rel + l.length);
-      }
-      edits.replace.set(line, text);
+    const hit = (l: Link): boolean => l.resolved !== null && targets.has(l.resolved);
+    const lines = [...new Set(index.links.filter((l) => l.kind !== 'mention' && hit(l)).map((l) => l.line))].sort((a, b) => a - b);
+    if (lines.length === 0) continue;
+    const edits = editsFor(overlay, index.path);
+    const retargeted = to === null ? new Map<number, string>() : retargetLines(index, hit, to);
+    let pointed = to === null || index.links.some((l) => l.resolved === to);
+    for (const line of lines) {
+      if (pointed) { edits.remove.add(line); continue; }
+      edits.replace.set(line, retargeted.get(line)!);
       pointed = true;
     }
   }
@@ -238,7 +231,7 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       editIndexLines(vault, overlay, retired, a.into);
       for (const other of vault.notes) {
         if (retired.has(other.path) || other.path === a.into) continue;
-        const text = retargetLinks(other, retired, a.into);
+        const text = retargetLinks(other, (l) => l.resolved !== null && retired.has(l.resolved), a.into);
         if (text !== null) overlay.texts.set(other.path, text);
       }
       return;
@@ -257,16 +250,14 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
     }
     case 'relink': {
       const file = note(vault, a.file);
+      // A link to the same file with an #anchor or ?query is a link to it too.
+      const from = (l: Link): boolean => l.target.replace(/[?#].*$/, '') === a.from || l.resolved === a.from;
       if (file.role === 'index' || file.role === 'secondary-index') {
-        const lines = file.text.split(/\r?\n/);
-        const hits = file.links.filter((l) => l.kind !== 'mention' && (l.target === a.from || l.resolved === a.from));
-        if (hits.length === 0) throw new Refusal(`${a.file} has no link to ${a.from}`);
-        for (const l of hits) {
-          const raw = lines[l.line - 1]!.replace(/\r$/, '');
-          editsFor(overlay, a.file).replace.set(l.line, l.kind === 'wikilink' ? raw.replace(`[[${l.target}`, `[[${a.to.replace(/\.md$/i, '')}`) : raw.replace(`(${l.target}`, `(${a.to}`));
-        }
+        const lines = retargetLines(file, from, a.to);
+        if (lines.size === 0) throw new Refusal(`${a.file} has no link to ${a.from}`);
+        for (const [line, text] of lines) editsFor(overlay, a.file).replace.set(line, text);
       } else {
-        const text = relinkTarget(file, a.from, a.to);
+        const text = retargetLinks(file, from, a.to);
         if (text === null) throw new Refusal(`${a.file} has no link to ${a.from}`);
         overlay.texts.set(a.file, text);
       }

@@ -69,7 +69,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     }
     const file = vault.byPath.get(path);
     if (!file || file.role !== 'note') return { path, sha256: fileSha(file) };
-    const p = provenance(file, history, now.getTime());
+    const p = provenance(file, (path) => history.get(path), now.getTime());
     return { path, sha256: fileSha(file), name: file.meta.name, type: file.meta.type, modified: p.modified, origin: p.origin, ageDays: p.ageDays };
   };
   drafts.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.paths.join('\0'), b.paths.join('\0')) || cmp(JSON.stringify(a.action), JSON.stringify(b.action)));

@@ -1,6 +1,4 @@
 /** The pre-write check: is this draft a note the vault already has, or one that contradicts it? */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { entryNotes } from '../consolidate/entries.js';
 import { securityFindings } from '../rules/security/in-text.js';
 import { loadVault } from '../vault/load.js';
@@ -18,6 +16,9 @@ import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures } from './signatures.js';
+import { discover } from '../vault/discover.js';
+import { gitChangeOf, provenance } from '../vault/history.js';
+import { detectKind } from '../vault/roles.js';
 import { mark } from '../util/timing.js';
 
 export interface GuardMatch {
@@ -44,25 +45,9 @@ export interface GuardResult {
 
 const DRAFT_RULES = RULES.filter((r) => r.id.startsWith('security/') || r.id === 'note/frontmatter-invalid' || r.id === 'note/frontmatter-schema');
 
-function gitChange(root: string, path: string): { date: string; commit: string; author: string } | null {
-  try {
-    const out = execFileSync('git', ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
-    const [commit, author, date] = out.split('\t');
-    return commit && date ? { commit: commit.slice(0, 12), author: author ?? '', date } : null;
-  } catch {
-    return null;
-  }
-}
-
-function provenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
-  const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
-  const m = n.meta();
-  const meta = m.modified ? Date.parse(m.modified) : NaN;
-  const git = Number.isNaN(meta) || !m.origin ? gitChange(root, n.path) : null;
-  const origin = m.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
-  if (!Number.isNaN(meta)) return { ageDays: days(meta), modified: m.modified, origin };
-  if (git) return { ageDays: days(Date.parse(git.date)), modified: git.date, origin };
-  return { ageDays: days(n.mtimeMs), modified: new Date(n.mtimeMs).toISOString(), origin };
+function matchProvenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
+  const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, (path) => gitChangeOf(root, path), now);
+  return { ageDays, modified, origin };
 }
 
 function readNote(config: Config, root: string, path: string): Pick<VaultFile, 'text' | 'bodyOffset' | 'meta' | 'codeRanges' | 'position'> | null {
@@ -80,16 +65,6 @@ export interface GuardOptions {
   readonly now?: Date;
   /** 'read-only' for servers that must not write (MCP). */
   readonly cache?: 'read-write' | 'read-only' | 'off';
-}
-
-/** A Hermes store (entries split by `§` lines) rather than one note per file. */
-export function isHermesVault(root: string, config: Config): boolean {
-  if (config.kind) return config.kind === 'hermes';
-  try {
-    return /(^|\n)§\r?(\n|$)/.test(readFileSync(join(root, 'MEMORY.md'), 'utf8')) || existsSync(join(root, 'USER.md'));
-  } catch {
-    return existsSync(join(root, 'USER.md'));
-  }
 }
 
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
@@ -123,7 +98,8 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
 }
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
-  if (isHermesVault(root, config)) return guardEntry(root, config, draft, (options.now ?? new Date()).getTime());
+  const found = discover(root);
+  if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime());
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');
@@ -134,7 +110,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftHashes = hashSet(shingles(draftTokens));
   const draftSig = signature(draftHashes);
   mark('draft checked');
-  const sigs = noteSignatures(root, config, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
+  const sigs = noteSignatures(root, config, found, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   const draftSentences = sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) }));
@@ -144,8 +120,9 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const existing = options.targetPath ? sigs.notes.find((n) => n.path === options.targetPath) : undefined;
   const before = new Map<string, number>();
   for (const n of sigs.notes) {
-    if (n.path === options.targetPath || (name && n.meta().name?.trim() === name)) continue; // an update, not a duplicate
-    if (estimate(draftSig, n.signature) < 0.05) continue;
+    if (n.path === options.targetPath || estimate(draftSig, n.signature) < 0.05) continue;
+    // Same `name`: an update, not a duplicate. Checked after the cheap estimate: meta() decodes.
+    if (name && n.meta().name?.trim() === name) continue;
     const j = jaccard(draftHashes, n.shingles);
     const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
     const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
@@ -164,8 +141,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     }
     const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
     if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
-    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...provenance(root, n, now), conflict });
-    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...provenance(root, n, now) });
+    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(root, n, now), conflict });
+    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(root, n, now) });
   }
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));

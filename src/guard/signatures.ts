@@ -1,32 +1,28 @@
 /** Every note's signature, from the cache where the file is unchanged, else read and computed. */
 import { statSync } from 'node:fs';
-import picomatch from 'picomatch';
 import type { Config } from '../config/schema.js';
 import { hashSet, signature } from '../consolidate/minhash.js';
 import { shingles, statedText, tokens } from '../consolidate/text.js';
-import { discover } from '../vault/discover.js';
+import type { Discovery } from '../vault/discover.js';
+import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { readCache, writeCache, type NoteSignature } from './cache.js';
 import { mark } from '../util/timing.js';
-
-const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
 
 export interface SignatureSet { readonly notes: readonly NoteSignature[]; readonly fromCache: number; readonly computed: number }
 
 export type CacheMode = 'read-write' | 'read-only' | 'off';
 
-export function noteSignatures(root: string, config: Config, options: { cache: CacheMode }): SignatureSet {
-  const found = discover(root);
-  mark('  discover');
-  const ignored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
+/** `found` is the vault's listing (guard walks it once, for the kind and for this). */
+export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode }): SignatureSet {
+  const roleOf = roleClassifier(config, 'claude');
   const cache = options.cache !== 'off' ? readCache(root) : null;
   mark('  read cache');
   const notes: NoteSignature[] = [];
   let fromCache = 0;
   let computed = 0;
   for (const f of found.markdown) {
-    if (f.path === config.index.file || f.path === config.catalog.file || config.secondaryIndexes.includes(f.path) || SECONDARY_INDEX.test(f.path) || ignored(f.path)) continue;
-    if (f.path === 'USER.md' && !f.path.includes('/')) continue;
+    if (roleOf(f.path) !== 'note') continue;
     let st;
     try { st = statSync(f.absPath); } catch { continue; }
     const hit = cache?.get(f.path);

@@ -6,12 +6,11 @@ import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseDocument, type Document } from 'yaml';
 import type { IO } from '../io.js';
+import { parseEntryPath } from '../vault/hermes.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import type { Vault } from '../vault/model.js';
 import type { Judge, JudgeItem, Verdict } from './judge.js';
-
-const ENTRY = /^(.+\.md)#(\d+)$/;
 
 function noteText(vault: Vault, n: ProposalItem['notes'][number]): string {
   if (n.entry) return vault.stores.find((s) => s.file === n.path)?.entries[n.entry - 1]?.text ?? '(missing)';
@@ -83,7 +82,7 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
         const target = item.action.into;
         const into = item.notes.find((n) => (n.entry ? `${n.path}#${n.entry}` : n.path) === target) ?? item.notes[0]!;
         const file = vault.byPath.get(target);
-        writeFileSync(tmp, verdict?.mergedBody ?? (ENTRY.test(target) ? noteText(vault, into) : (file ? file.text.slice(file.bodyOffset) : '')));
+        writeFileSync(tmp, verdict?.mergedBody ?? (parseEntryPath(target) !== null ? noteText(vault, into) : (file ? file.text.slice(file.bodyOffset) : '')));
         const editor = io.env.VISUAL ?? io.env.EDITOR ?? 'vi';
         const r = spawnSync(editor, [tmp], { stdio: 'inherit', shell: true });
         if (r.status === 0) {

@@ -60,6 +60,3 @@ export const RULES: readonly Rule<any>[] = [
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
 
-export function ruleById(id: string): Rule<any> | undefined {
-  return RULES.find((r) => r.id === id);
-}

@@ -39,10 +39,6 @@ const OPEN = /^---([A-Za-z]*)[ \t]*\r?\n/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/gm;
 const ALIAS = /(?:^|[\s,[{:-])\*[^\s,\]}]+/;
 
-export function hasFrontmatterFence(text: string): boolean {
-  return text.startsWith('---') && OPEN.test(text.slice(0, 64));
-}
-
 export function splitFrontmatter(text: string): Frontmatter | null {
   const open = OPEN.exec(text.slice(0, 64));
   if (!open) return null;

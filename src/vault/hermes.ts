@@ -4,6 +4,11 @@ import type { HermesEntry, HermesStore, VaultFile } from './model.js';
 
 export const ENTRY_SEPARATOR = '\n§\n';
 
+/** A line holding only `§` (a CRLF one too: hermes/shape reports that Hermes will not split on it). */
+export function hasSeparatorLine(text: string): boolean {
+  return /(^|\n)§\r?(\n|$)/.test(text);
+}
+
 /** Character count as Hermes (Python) measures it: code points of the stripped entries joined. */
 export function hermesChars(text: string): number {
   const joined = splitEntries(text).map((e) => e.text).join(ENTRY_SEPARATOR);

@@ -1,6 +1,5 @@
 /** When and by whom each note last changed: front matter first, then git (one `git log`), then mtime. */
 import { execFileSync } from 'node:child_process';
-import type { VaultFile } from './model.js';
 
 export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
 
@@ -35,10 +34,28 @@ export interface Provenance {
   readonly ageSource: 'frontmatter' | 'git' | 'mtime';
 }
 
-export function provenance(note: VaultFile, history: ReadonlyMap<string, GitChange>, now: number): Provenance {
-  const git = history.get(note.path);
-  const origin = note.meta.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
+/** The last commit that touched one file: for a few notes (guard's matches), cheaper than a whole log. */
+export function gitChangeOf(root: string, path: string): GitChange | null {
+  try {
+    const out = execFileSync('git', ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    const [commit, author, date] = out.split('\t');
+    return commit && date ? { commit: commit.slice(0, 12), author: author ?? '', date } : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ProvenanceSource {
+  readonly path: string;
+  readonly mtimeMs: number;
+  readonly meta: { readonly modified: string | null; readonly origin: string | null };
+}
+
+/** Age and origin: front matter first, then git (asked only when the front matter lacks either), then mtime. */
+export function provenance(note: ProvenanceSource, gitOf: (path: string) => GitChange | null | undefined, now: number): Provenance {
   const fromMeta = note.meta.modified ? Date.parse(note.meta.modified) : NaN;
+  const git = Number.isNaN(fromMeta) || !note.meta.origin ? gitOf(note.path) : null;
+  const origin = note.meta.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
   if (!Number.isNaN(fromMeta)) return { modified: note.meta.modified, origin, ageDays: days(now - fromMeta), ageSource: 'frontmatter' };
   if (git) return { modified: git.date, origin, ageDays: days(now - Date.parse(git.date)), ageSource: 'git' };
   return { modified: new Date(note.mtimeMs).toISOString(), origin, ageDays: days(now - note.mtimeMs), ageSource: 'mtime' };

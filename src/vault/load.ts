@@ -1,7 +1,6 @@
 /** Builds the immutable Vault model that every command reads. */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import picomatch from 'picomatch';
 import type { Config } from '../config/schema.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
@@ -10,6 +9,7 @@ import { readMarkdownFile, type ParsedFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
 import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
+import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 
@@ -20,18 +20,6 @@ export interface LoadOptions {
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
-const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
-const HERMES_STORES = new Set(['MEMORY.md', 'USER.md']);
-
-function detectKind(files: readonly DiscoveredFile[], read: (f: DiscoveredFile) => string): VaultKind {
-  const top = files.filter((f) => !f.path.includes('/'));
-  const stores = top.filter((f) => HERMES_STORES.has(f.path));
-  if (stores.length === 0) return 'claude';
-  if (stores.some((f) => /(^|\n)§\r?(\n|$)/.test(read(f)))) return 'hermes';
-  const others = files.filter((f) => !HERMES_STORES.has(f.path));
-  return stores.length === 2 && others.length === 0 ? 'hermes' : 'claude';
-}
-
 function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
   return Object.freeze({
     path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
@@ -66,7 +54,6 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     throw new VaultError(`cannot list vault ${root}: ${(e as Error).message}`);
   }
   mark('discover');
-  const isIgnored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
   const parsedCache = new Map<string, ParsedFile>();
   const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
     let p = parsedCache.get(f.path);
@@ -78,17 +65,13 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     return p;
   };
   const kind = options.kind ?? config.kind ?? detectKind(found.markdown, (f) => parse(f, 'hermes-store').text);
-  const secondary = new Set(config.secondaryIndexes);
+  const roleOf = roleClassifier(config, kind);
   const parsed: ParsedFile[] = [];
   const other = [...found.other];
   const skipped = [...found.skipped];
   for (const f of found.markdown) {
-    let role: FileRole = 'note';
-    if (kind === 'hermes' && (HERMES_STORES.has(f.path) || f.path in config.hermes.budgets)) role = 'hermes-store';
-    else if (f.path === config.index.file) role = 'index';
-    else if (f.path === config.catalog.file) role = 'catalog';
-    else if (secondary.has(f.path) || SECONDARY_INDEX.test(f.path)) role = 'secondary-index';
-    else if (isIgnored(f.path)) {
+    const role = roleOf(f.path);
+    if (role === 'ignored') {
       other.push(f.path);
       skipped.push({ path: f.path, reason: 'ignored', detail: 'matches `ignore` in config' });
       continue;
@@ -132,6 +115,3 @@ export function assembleVault(root: string, kind: VaultKind, config: Config, par
   });
 }
 
-export function vaultExists(dir: string): boolean {
-  return existsSync(dir);
-}

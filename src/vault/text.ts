@@ -100,10 +100,3 @@ export function positionAt(lineStarts: readonly number[], offset: number): Posit
   return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
 }
 
-/** Lines of a text as a person counts them: a final newline does not start another line. */
-export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}

@@ -1,3 +1,4 @@
+import { hasSeparatorLine } from '../../vault/hermes.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -22,13 +23,13 @@ export default defineRule({
     for (const s of vault.stores) {
       const file = vault.byPath.get(s.file)!;
       const text = file.text;
-      if (!/(^|\n)§\r?(\n|$)/.test(text)) {
+      if (!hasSeparatorLine(text)) {
         const paragraphs = text.split(/\n\s*\n/).filter((p) => p.trim()).length;
         if (paragraphs > 1) report({ messageId: 'no-separator', file, line: 1, column: 1, data: { file: s.file, paragraphs } });
       }
       for (const m of text.matchAll(/[^\n]§|§[^\n\r]/g)) {
         const at = m[0].startsWith('§') ? m.index : m.index + 1;
-        if (/(^|\n)§\r?(\n|$)/.test(text.slice(Math.max(0, at - 1), at + 3))) continue;
+        if (hasSeparatorLine(text.slice(Math.max(0, at - 1), at + 3))) continue;
         report({ messageId: 'inline', file, offset: at });
       }
       for (const m of text.matchAll(/(^|\n)(§\r)\n/g)) report({ messageId: 'crlf', file, offset: m.index + m[1]!.length });

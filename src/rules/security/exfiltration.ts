@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { scanPatterns, type Pattern } from './patterns.js';
+import { reportPatternHits, type Pattern } from './patterns.js';
 
 const SECRET_VAR = String.raw`\$\{?[a-z_]*(?:token|secret|key|password|passwd|credential|auth|cookie|session)[a-z_]*\}?`;
 const CREDENTIAL_FILE = String.raw`(?:\.env(?:\.[\w-]+)?\b|\.aws/credentials|id_(?:rsa|ed25519|ecdsa)\b|\.netrc|\.npmrc|\.pypirc|credentials\.json|\.git-credentials|\.docker/config\.json|\.kube/config)`;
@@ -26,9 +26,7 @@ export default defineRule({
     },
     messages: { exfil: '{kind}: "{excerpt}"' },
   },
-  check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, SET)) {
-      report({ messageId: 'exfil', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.replace(/\s+/g, ' ').slice(0, 80) } });
-    }
+  check(ctx) {
+    reportPatternHits(ctx, SET, 'exfil');
   },
 });

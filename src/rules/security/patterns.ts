@@ -4,6 +4,7 @@
  * vocabulary, not on firm English ("you must", "never" are everywhere in real notes).
  */
 import type { VaultFile } from '../../vault/model.js';
+import type { Report } from '../types.js';
 import { isReadable } from '../shared.js';
 import { normalizeForMatching, rawOffset } from './text.js';
 
@@ -46,5 +47,12 @@ export function* scanPatterns(files: readonly VaultFile[], set: PatternSet, norm
         yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
       }
     }
+  }
+}
+
+/** The report every phrase rule makes: the kind of pattern and the text as the file has it. */
+export function reportPatternHits(ctx: { vault: { files: readonly VaultFile[] }; report: (r: Report) => void }, set: PatternSet, messageId: string): void {
+  for (const hit of scanPatterns(ctx.vault.files, set)) {
+    ctx.report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
   }
 }

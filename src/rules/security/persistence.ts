@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { scanPatterns, type Pattern } from './patterns.js';
+import { reportPatternHits, type Pattern } from './patterns.js';
 
 const AGENT_FILES = String.raw`(?:claude\.md|agents\.md|gemini\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/settings(?:\.local)?\.json)`;
 
@@ -25,9 +25,7 @@ export default defineRule({
     },
     messages: { persist: '{kind}: "{excerpt}"' },
   },
-  check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, SET)) {
-      report({ messageId: 'persist', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
-    }
+  check(ctx) {
+    reportPatternHits(ctx, SET, 'persist');
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { scanPatterns, type Pattern } from './patterns.js';
+import { reportPatternHits, type Pattern } from './patterns.js';
 
 /** Matched on normalized text (NFKC, invisible characters dropped, lower case). */
 const PATTERNS: Pattern[] = [
@@ -25,10 +25,7 @@ export default defineRule({
     },
     messages: { injection: '{kind}: "{excerpt}"' },
   },
-  check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, SET)) {
-      const excerpt = hit.raw.replace(/\s+/g, ' ').slice(0, 80);
-      report({ messageId: 'injection', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt } });
-    }
+  check(ctx) {
+    reportPatternHits(ctx, SET, 'injection');
   },
 });

@@ -1,0 +1,32 @@
+/** What each markdown file of a vault is, and what kind of vault it is: one answer for every command. */
+import { readFileSync } from 'node:fs';
+import picomatch from 'picomatch';
+import type { Config } from '../config/schema.js';
+import type { DiscoveredFile } from './discover.js';
+import { hasSeparatorLine } from './hermes.js';
+import type { FileRole, VaultKind } from './model.js';
+
+export const HERMES_STORES: ReadonlySet<string> = new Set(['MEMORY.md', 'USER.md']);
+const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
+
+/** Hermes when a top-level MEMORY.md / USER.md holds a `§` line, or the two stores are all there is. */
+export function detectKind(files: readonly DiscoveredFile[], read: (f: DiscoveredFile) => string = (f) => readFileSync(f.absPath, 'utf8')): VaultKind {
+  const stores = files.filter((f) => HERMES_STORES.has(f.path));
+  if (stores.length === 0) return 'claude';
+  if (stores.some((f) => hasSeparatorLine(read(f)))) return 'hermes';
+  const others = files.filter((f) => !HERMES_STORES.has(f.path));
+  return stores.length === 2 && others.length === 0 ? 'hermes' : 'claude';
+}
+
+/** The role of a file by its path, or 'ignored' when config says it is not a note. */
+export function roleClassifier(config: Config, kind: VaultKind): (path: string) => FileRole | 'ignored' {
+  const secondary = new Set(config.secondaryIndexes);
+  const isIgnored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
+  return (path) => {
+    if (kind === 'hermes' && (HERMES_STORES.has(path) || path in config.hermes.budgets)) return 'hermes-store';
+    if (path === config.index.file) return 'index';
+    if (path === config.catalog.file) return 'catalog';
+    if (secondary.has(path) || SECONDARY_INDEX.test(path)) return 'secondary-index';
+    return isIgnored(path) ? 'ignored' : 'note';
+  };
+}
