@@ -1,7 +1,10 @@
 /** `check` as a library call: load the vault, run the rules, summarize. */
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
+import { resolve } from 'node:path';
+import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
 import { runRules } from './rules/engine.js';
+import { RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
 import type { IndexInfo, Vault, VaultKind } from './vault/model.js';
@@ -12,6 +15,8 @@ export interface CheckOptions {
   readonly config?: Config;
   readonly configFile?: string;
   readonly kind?: VaultKind;
+  /** Reuse parses and per-file findings of unchanged files (`check --cache`). */
+  readonly cache?: boolean | CheckCacheOptions;
 }
 
 export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
@@ -35,17 +40,27 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
   return { notes, errors, warnings, infos };
 }
 
-export function checkLoadedVault(vault: Vault): CheckResult {
+export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult {
   mark('load');
-  const { findings, crashed } = runRules(vault);
+  const { findings, crashed } = runRules(vault, RULES, cache?.findingsFor(vault));
   mark('rules');
+  if (cache && !crashed) {
+    cache.save(vault);
+    mark(`cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`);
+  }
   return { vault, findings, summary: summarize(vault, findings), crashed };
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
   const config = options.config ?? (await loadConfig(dir, options.configFile)).config;
-  const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) });
-  return checkLoadedVault(vault);
+  const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
+  const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}), ...(cache ? { parseCache: cache } : {}) });
+  return checkLoadedVault(vault, cache);
+}
+
+async function openCheckCache(dir: string, config: Config, cache: true | CheckCacheOptions): Promise<CheckCache> {
+  const { CheckCache } = await import('./cache/check-cache.js');
+  return CheckCache.open(resolve(dir), config, cache === true ? {} : cache);
 }
 
 /** The JSON object of the contract (`memlint check --format json`). */

@@ -11,6 +11,9 @@ export async function run(args: string[], io: IO): Promise<number> {
     config: { type: 'string', short: 'c' },
     kind: { type: 'string' },
     root: { type: 'string' },
+    cache: { type: 'boolean' },
+    'cache-location': { type: 'string' },
+    'cache-strategy': { type: 'string' },
   });
   const format = oneOf('check', 'format', values.format, FORMATS, 'pretty');
   const kind = values.kind === undefined ? undefined : oneOf('check', 'kind', values.kind, ['claude', 'hermes'] as const, 'claude');
@@ -19,6 +22,12 @@ export async function run(args: string[], io: IO): Promise<number> {
   const result = await checkVault(dir, {
     ...(values.config ? { configFile: resolve(io.cwd, values.config) } : {}),
     ...(kind ? { kind } : {}),
+    ...(values.cache || values['cache-location'] || values['cache-strategy'] ? {
+      cache: {
+        ...(values['cache-location'] ? { location: resolve(io.cwd, values['cache-location']) } : {}),
+        strategy: oneOf('check', 'cache-strategy', values['cache-strategy'], ['stat', 'content'] as const, 'stat'),
+      },
+    } : {}),
   });
   const reporter = await loadReporter(format);
   io.stdout.write(reporter(result, { color: useColor(io, io.stdout), cwd: io.cwd }));

@@ -110,5 +110,5 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   metas.copy(out, wordsStart + total * 4 + paths.length);
   const file = join(vaultRoot, CACHE_FILE);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic(file, out, 0o644);
+  writeFileAtomic(file, out, 0o644, { durable: false });
 }

@@ -1,7 +1,7 @@
 /** Runs rules over a vault: severities from config, crashes contained, output sorted. */
 import type { Severity } from '../config/schema.js';
 import { sha256Hex } from '../vault/hermes.js';
-import type { Vault } from '../vault/model.js';
+import type { Vault, VaultFile } from '../vault/model.js';
 import { RULES } from './index.js';
 import type { Finding, Report, Rule } from './types.js';
 import { mark } from '../util/timing.js';
@@ -30,7 +30,16 @@ function configuredSeverity(vault: Vault, id: string): Severity | 'off' | undefi
   return typeof setting === 'string' ? setting : setting.severity;
 }
 
-export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): RunResult {
+/**
+ * Findings a file rule made on a file in an earlier run (`check --cache`): the cache answers only
+ * for a file whose bytes, role and config are unchanged since, so reusing them changes nothing.
+ */
+export interface FileFindingsCache {
+  get(file: VaultFile, ruleId: string): readonly Finding[] | undefined;
+  set(file: VaultFile, ruleId: string, findings: readonly Finding[]): void;
+}
+
+export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES, cache?: FileFindingsCache): RunResult {
   const findings: Finding[] = [];
   let crashed = false;
   for (const rule of rules) {
@@ -49,6 +58,7 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): Run
       }
       options = parsed.data;
     }
+    let sink = findings;
     const report = (r: Report): void => {
       const file = typeof r.file === 'string' ? null : r.file;
       const path = typeof r.file === 'string' ? r.file : r.file.path;
@@ -63,7 +73,7 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): Run
       const template = rule.meta.messages[r.messageId];
       if (template === undefined) throw new Error(`rule ${rule.id} has no message '${r.messageId}'`);
       const data = r.data ?? {};
-      findings.push({
+      sink.push({
         ruleId: rule.id,
         severity: configured ?? r.severity ?? rule.meta.severity,
         file: path,
@@ -76,7 +86,23 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES): Run
       });
     };
     try {
-      rule.check({ vault, options, report } as never);
+      const ctx = { vault, options, report } as never;
+      if (rule.checkFile) {
+        for (const file of vault.files) {
+          const known = cache?.get(file, rule.id);
+          if (known) {
+            for (const f of known) findings.push(f);
+            continue;
+          }
+          sink = [];
+          rule.checkFile(file, ctx);
+          for (const f of sink) findings.push(f);
+          cache?.set(file, rule.id, sink);
+          sink = findings;
+        }
+      } else {
+        rule.check(ctx);
+      }
     } catch (e) {
       crashed = true;
       findings.push(internal(rule.id, `rule ${rule.id} crashed: ${(e as Error).message}`));

@@ -54,11 +54,27 @@ export interface RuleMeta<Options> {
   readonly options?: z.ZodType<Options>;
 }
 
-export interface Rule<Options = Record<string, never>> {
+interface RuleBase<Options> {
   readonly id: string;
   readonly meta: RuleMeta<Options>;
-  check(ctx: RuleContext<Options>): void;
 }
+
+/** A rule that needs the whole vault (links between notes, indexes, names across notes). */
+export interface VaultRule<Options> extends RuleBase<Options> {
+  check(ctx: RuleContext<Options>): void;
+  readonly checkFile?: undefined;
+}
+
+/**
+ * A rule whose findings on a file depend only on that file's bytes, role and the config. The engine
+ * calls it once per file, and `check --cache` reuses its findings for a file whose content is unchanged.
+ */
+export interface FileRule<Options> extends RuleBase<Options> {
+  checkFile(file: VaultFile, ctx: RuleContext<Options>): void;
+  readonly check?: undefined;
+}
+
+export type Rule<Options = Record<string, never>> = VaultRule<Options> | FileRule<Options>;
 
 export function defineRule<Options = Record<string, never>>(rule: Rule<Options>): Rule<Options> {
   return rule;

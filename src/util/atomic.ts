@@ -15,7 +15,12 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
+/**
+ * `durable: false` skips both fsyncs: for caches, where a file lost to a power cut is only rebuilt
+ * (the rename still means a reader sees the old file or the new one, never half of one).
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number, options: { durable?: boolean } = {}): void {
+  const durable = options.durable ?? true;
   const dir = dirname(file);
   let keepMode = mode;
   if (keepMode === undefined) {
@@ -27,7 +32,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
     try { unlinkSync(tmp); } catch { /* already gone */ }
@@ -36,5 +41,5 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
   closeSync(fd);
   chmodSync(tmp, keepMode);
   renameSync(tmp, file);
-  fsyncDir(dir);
+  if (durable) fsyncDir(dir);
 }

@@ -1,11 +1,12 @@
 /** Builds the immutable Vault model that every command reads. */
+import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import { discover, type DiscoveredFile } from './discover.js';
-import { readMarkdownFile, type ParsedFile } from './file.js';
+import { readMarkdownFile, type ParseCache, type ParsedFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
 import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
@@ -16,11 +17,15 @@ import type { ScannedLink } from './scan.js';
 export interface LoadOptions {
   readonly config: Config;
   readonly kind?: VaultKind;
+  /** Reuse parses of unchanged files from an earlier run (`check --cache`). */
+  readonly parseCache?: ParseCache;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
 function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
+  // A file reused from `check --cache` keeps its text undecoded until a rule reads it.
+  if (p.reused) return Object.freeze(new ReusedVaultFile(p, links));
   return Object.freeze({
     path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
     bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
@@ -28,8 +33,25 @@ function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
   });
 }
 
+class ReusedVaultFile implements VaultFile {
+  readonly path: string; readonly absPath: string; readonly role: FileRole; readonly stem: string;
+  readonly size: number; readonly mtimeMs: number; readonly mode: number;
+  readonly bom: boolean; readonly crlf: boolean; readonly problem = null; readonly frontmatter: VaultFile['frontmatter'];
+  readonly bodyOffset: number; readonly meta: VaultFile['meta'];
+  readonly position: VaultFile['position']; readonly lineCount: VaultFile['lineCount'];
+  constructor(private readonly parsed: ParsedFile, readonly links: readonly Link[]) {
+    const p = parsed;
+    this.path = p.path; this.absPath = p.absPath; this.role = p.role; this.stem = p.stem; this.size = p.size; this.mtimeMs = p.mtimeMs;
+    this.mode = p.mode; this.bom = p.bom; this.crlf = p.crlf; this.frontmatter = p.frontmatter;
+    this.bodyOffset = p.bodyOffset; this.meta = p.meta; this.position = p.position; this.lineCount = p.lineCount;
+  }
+  get text(): string { return this.parsed.text; }
+  get bytes(): Uint8Array { return this.parsed.bytes; }
+  get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
+}
+
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
-  const pos = p.position(l.offset);
+  const pos = l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
   const r = resolveLink(p.path, l, lookup, root);
   return Object.freeze({
     kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column,
@@ -59,12 +81,16 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     let p = parsedCache.get(f.path);
     if (!p || p.role !== role) {
       // maxFileBytes is about notes; an index or catalog is always read (a 100k-note catalog is ~6 MB).
-      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES);
+      // Telling the kind reads MEMORY.md as a Hermes store first: that guess never goes through the cache.
+      const cache = role === 'hermes-store' && !kindKnown ? undefined : options.parseCache;
+      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, cache);
       parsedCache.set(f.path, p);
     }
     return p;
   };
+  let kindKnown = false;
   const kind = options.kind ?? config.kind ?? detectKind(found.markdown, (f) => parse(f, 'hermes-store').text);
+  kindKnown = true;
   const roleOf = roleClassifier(config, kind);
   const parsed: ParsedFile[] = [];
   const other = [...found.other];
@@ -84,14 +110,24 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   }
   mark('read+parse');
   mark('read+parse');
-  return assembleVault(root, kind, config, parsed, other, skipped);
+  return assembleVault(root, kind, config, parsed, other, skipped, options.parseCache);
+}
+
+function vaultShape(root: string, parsed: readonly ParsedFile[], other: readonly string[]): string {
+  const parts: string[] = [root];
+  for (const p of parsed) parts.push(p.path, p.role, p.role === 'note' ? (p.meta.name ?? '\u0001') : '');
+  parts.push('\u0002', ...other);
+  return hash('sha1', parts.join('\u0000'), 'base64');
 }
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
-export function assembleVault(root: string, kind: VaultKind, config: Config, parsed: readonly ParsedFile[], other: readonly string[], skipped: SkippedEntry[]): Vault {
+export function assembleVault(root: string, kind: VaultKind, config: Config, parsed: readonly ParsedFile[], other: readonly string[], skipped: SkippedEntry[], cache?: ParseCache): Vault {
   const notes = parsed.filter((p) => p.role === 'note');
   const lookup = buildLookup(notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), parsed.map((p) => p.path), other);
-  const files = parsed.map((p) => toVaultFile(p, Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
+  // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
+  // cached, a reused file's resolved links are those of the last run.
+  cache?.useShape(vaultShape(root, parsed, other));
+  const files = parsed.map((p) => toVaultFile(p, (p.reused && cache?.resolvedLinks(p.path)) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;

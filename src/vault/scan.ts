@@ -14,6 +14,9 @@ export interface ScannedLink {
   /** Offset of the first character of the construct in the file text. */
   readonly offset: number;
   readonly length: number;
+  /** Known only when the scan comes from `check --cache`; else computed from the offset. */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export interface ScanResult {

@@ -17,11 +17,9 @@ export default defineRule({
       'too-large': 'too large to read ({detail}); not checked',
     },
   },
-  check({ vault, report }) {
-    for (const file of vault.files) {
-      const p = file.problem;
-      if (!p) continue;
-      report({ messageId: p.kind, file, offset: p.offset, severity: p.kind === 'too-large' ? 'warning' : 'error', data: { detail: p.detail } });
-    }
+  checkFile(file, { report }) {
+    const p = file.problem;
+    if (!p) return;
+    report({ messageId: p.kind, file, offset: p.offset, severity: p.kind === 'too-large' ? 'warning' : 'error', data: { detail: p.detail } });
   },
 });

@@ -13,11 +13,9 @@ export default defineRule({
     },
     messages: { invalid: 'front matter is not valid YAML: {reason}' },
   },
-  check({ vault, report }) {
-    for (const note of vault.notes) {
-      const fm = note.frontmatter;
-      if (!fm?.error) continue;
-      report({ messageId: 'invalid', file: note, offset: fm.error.offset, data: { reason: fm.error.message } });
-    }
+  checkFile(note, { report }) {
+    const fm = note.frontmatter;
+    if (note.role !== 'note' || !fm?.error) return;
+    report({ messageId: 'invalid', file: note, offset: fm.error.offset, data: { reason: fm.error.message } });
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { notesUnderRules } from '../shared.js';
+import { isReadable } from '../shared.js';
 
 export default defineRule({
   id: 'note/frontmatter-schema',
@@ -19,24 +19,23 @@ export default defineRule({
       cut: '{key} is cut at " #": YAML keeps "{kept}" and drops "#{cut}" as a comment; quote the value',
     },
   },
-  check({ vault, report }) {
+  // A note with front matter is always under the note rules (notesUnderRules): a per-file rule.
+  checkFile(note, { vault, report }) {
     const allowed = vault.config.types;
-    for (const note of notesUnderRules(vault)) {
-      const fm = note.frontmatter;
-      if (!fm || fm.error || !fm.data) continue;
-      const at = fm.yamlOffset > 0 ? fm.yamlOffset - 1 : 0;
-      for (const key of ['name', 'description', 'type'] as const) {
-        const value = note.meta[key];
-        if (value === null) report({ messageId: 'missing', file: note, offset: 0, data: { key } });
-        else if (value.trim() === '') report({ messageId: 'empty', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, key) ?? at, data: { key } });
-      }
-      const type = note.meta.type;
-      if (type && type.trim() !== '' && !allowed.includes(type)) {
-        report({ messageId: 'type', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, 'type') ?? at, data: { type, allowed: allowed.join(', ') } });
-      }
-      for (const cut of fm.cutValues) {
-        report({ messageId: 'cut', file: note, offset: cut.offset, severity: 'warning', data: { key: cut.key, kept: cut.kept, cut: cut.cut } });
-      }
+    const fm = note.frontmatter;
+    if (note.role !== 'note' || !isReadable(note) || !fm || fm.error || !fm.data) return;
+    const at = fm.yamlOffset > 0 ? fm.yamlOffset - 1 : 0;
+    for (const key of ['name', 'description', 'type'] as const) {
+      const value = note.meta[key];
+      if (value === null) report({ messageId: 'missing', file: note, offset: 0, data: { key } });
+      else if (value.trim() === '') report({ messageId: 'empty', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, key) ?? at, data: { key } });
+    }
+    const type = note.meta.type;
+    if (type && type.trim() !== '' && !allowed.includes(type)) {
+      report({ messageId: 'type', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, 'type') ?? at, data: { type, allowed: allowed.join(', ') } });
+    }
+    for (const cut of fm.cutValues) {
+      report({ messageId: 'cut', file: note, offset: cut.offset, severity: 'warning', data: { key: cut.key, kept: cut.kept, cut: cut.cut } });
     }
   },
 });

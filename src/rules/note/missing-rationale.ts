@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { notesUnderRules } from '../shared.js';
+import { isReadable } from '../shared.js';
 
 const WHY = /\*\*Why:?\*\*|^#{1,6}\s*Why\b|^Why:/im;
 const HOW = /\*\*How to apply:?\*\*|^#{1,6}\s*How to apply\b|^How to apply:/im;
@@ -17,13 +17,12 @@ export default defineRule({
     },
     messages: { missing: '{type} note has no {missing}' },
   },
-  check({ vault, report }) {
-    for (const note of notesUnderRules(vault)) {
-      const type = note.meta.type;
-      if (type !== 'feedback' && type !== 'project') continue;
-      const body = note.text.slice(note.bodyOffset);
-      const missing = [WHY.test(body) ? null : '**Why:**', HOW.test(body) ? null : '**How to apply:**'].filter(Boolean);
-      if (missing.length) report({ messageId: 'missing', file: note, offset: note.bodyOffset, data: { type, missing: missing.join(' or ') } });
-    }
+  // Only a note with front matter has a type, and such a note is always under the note rules.
+  checkFile(note, { report }) {
+    const type = note.meta.type;
+    if (note.role !== 'note' || !isReadable(note) || (type !== 'feedback' && type !== 'project')) return;
+    const body = note.text.slice(note.bodyOffset);
+    const missing = [WHY.test(body) ? null : '**Why:**', HOW.test(body) ? null : '**How to apply:**'].filter(Boolean);
+    if (missing.length) report({ messageId: 'missing', file: note, offset: note.bodyOffset, data: { type, missing: missing.join(' or ') } });
   },
 });

@@ -26,7 +26,7 @@ export default defineRule({
     },
     messages: { exfil: '{kind}: "{excerpt}"' },
   },
-  check(ctx) {
-    reportPatternHits(ctx, SET, 'exfil');
+  checkFile(file, { report }) {
+    reportPatternHits(file, report, SET, 'exfil');
   },
 });

@@ -49,23 +49,21 @@ export default defineRule({
     },
     messages: { hidden: 'hidden character: {what}{run}' },
   },
-  check({ vault, report }) {
-    for (const file of vault.files) {
-      if (!isReadable(file)) continue;
-      const text = file.text;
-      SUSPECT.lastIndex = 0;
-      let lastEnd = -2;
-      for (let m = SUSPECT.exec(text); m; m = SUSPECT.exec(text)) {
-        const cp = m[0].codePointAt(0)!;
-        if (legitimateJoiner(text, m.index, cp)) continue;
-        if (m.index === lastEnd) { lastEnd = m.index + m[0].length; continue; } // one finding per run
-        let end = m.index + m[0].length;
-        while (end < text.length && ONE.test(String.fromCodePoint(text.codePointAt(end)!))) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
-        SUSPECT.lastIndex = end;
-        lastEnd = end;
-        const count = [...text.slice(m.index, end)].length;
-        report({ messageId: 'hidden', file, offset: m.index, length: end - m.index, data: { what: describe(cp), codePoint: cp, run: count > 1 ? ` and ${count - 1} more hidden character(s) after it` : '' } });
-      }
+  checkFile(file, { report }) {
+    if (!isReadable(file)) return;
+    const text = file.text;
+    SUSPECT.lastIndex = 0;
+    let lastEnd = -2;
+    for (let m = SUSPECT.exec(text); m; m = SUSPECT.exec(text)) {
+      const cp = m[0].codePointAt(0)!;
+      if (legitimateJoiner(text, m.index, cp)) continue;
+      if (m.index === lastEnd) { lastEnd = m.index + m[0].length; continue; } // one finding per run
+      let end = m.index + m[0].length;
+      while (end < text.length && ONE.test(String.fromCodePoint(text.codePointAt(end)!))) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+      SUSPECT.lastIndex = end;
+      lastEnd = end;
+      const count = [...text.slice(m.index, end)].length;
+      report({ messageId: 'hidden', file, offset: m.index, length: end - m.index, data: { what: describe(cp), codePoint: cp, run: count > 1 ? ` and ${count - 1} more hidden character(s) after it` : '' } });
     }
   },
 });

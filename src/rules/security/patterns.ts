@@ -31,28 +31,36 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-export function* scanPatterns(files: readonly VaultFile[], set: PatternSet, normalized = true): Generator<PatternHit> {
-  const compiled = set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) }));
-  for (const file of files) {
-    if (!isReadable(file)) continue;
-    const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
-    if (!set.trigger.test(view.text)) continue;
-    for (const { pattern, re } of compiled) {
-      re.lastIndex = 0;
-      for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
-        if (m[0].length === 0) { re.lastIndex++; continue; }
-        if (pattern.accept && !pattern.accept(m)) continue;
-        const start = normalized ? rawOffset(view, m.index) : m.index;
-        const end = normalized ? rawOffset(view, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
-        yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
-      }
+const compiledSets = new WeakMap<PatternSet, readonly { pattern: Pattern; re: RegExp }[]>();
+
+function compiled(set: PatternSet): readonly { pattern: Pattern; re: RegExp }[] {
+  let c = compiledSets.get(set);
+  if (!c) {
+    c = set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) }));
+    compiledSets.set(set, c);
+  }
+  return c;
+}
+
+export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
+  if (!isReadable(file)) return;
+  const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
+  if (!set.trigger.test(view.text)) return;
+  for (const { pattern, re } of compiled(set)) {
+    re.lastIndex = 0;
+    for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
+      if (m[0].length === 0) { re.lastIndex++; continue; }
+      if (pattern.accept && !pattern.accept(m)) continue;
+      const start = normalized ? rawOffset(view, m.index) : m.index;
+      const end = normalized ? rawOffset(view, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
+      yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
     }
   }
 }
 
 /** The report every phrase rule makes: the kind of pattern and the text as the file has it. */
-export function reportPatternHits(ctx: { vault: { files: readonly VaultFile[] }; report: (r: Report) => void }, set: PatternSet, messageId: string): void {
-  for (const hit of scanPatterns(ctx.vault.files, set)) {
-    ctx.report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
+export function reportPatternHits(file: VaultFile, report: (r: Report) => void, set: PatternSet, messageId: string): void {
+  for (const hit of scanPatterns(file, set)) {
+    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
   }
 }

@@ -25,7 +25,7 @@ export default defineRule({
     },
     messages: { persist: '{kind}: "{excerpt}"' },
   },
-  check(ctx) {
-    reportPatternHits(ctx, SET, 'persist');
+  checkFile(file, { report }) {
+    reportPatternHits(file, report, SET, 'persist');
   },
 });

@@ -25,7 +25,7 @@ export default defineRule({
     },
     messages: { injection: '{kind}: "{excerpt}"' },
   },
-  check(ctx) {
-    reportPatternHits(ctx, SET, 'injection');
+  checkFile(file, { report }) {
+    reportPatternHits(file, report, SET, 'injection');
   },
 });

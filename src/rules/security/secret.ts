@@ -39,8 +39,8 @@ export default defineRule({
     },
     messages: { secret: '{kind} in memory: {masked}' },
   },
-  check({ vault, report }) {
-    for (const hit of scanPatterns(vault.files, SET, false)) {
+  checkFile(file, { report }) {
+    for (const hit of scanPatterns(file, SET, false)) {
       const secret = hit.match[1] ?? hit.match[0];
       report({ messageId: 'secret', file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, masked: mask(secret) } });
     }

@@ -1,0 +1,317 @@
+/**
+ * `check --cache`: VAULT/.memlint/cache/check-v1.jsonl. Keyed by content, not by mtime: each file's
+ * sha1 is taken from the bytes read in this run, and a record is used only when the bytes, the
+ * file's role, the memlint version and the whole config are those it was made with. A record holds
+ * the parse (front matter offsets and findings, metadata, links, code ranges) and the findings of
+ * the file rules (rules whose findings depend on one file only). Rules that look across files run
+ * every time. A corrupt or foreign cache file is ignored and rewritten.
+ *
+ * Layout: a JSON header line, then one line per file: its path as a JSON string, a tab, and the
+ * record as JSON. Lines of unchanged files are written back as they were read.
+ */
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { FileFindingsCache } from '../rules/engine.js';
+import type { Finding } from '../rules/types.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import type { FrontmatterRecord } from '../vault/frontmatter.js';
+import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
+import type { FileRole, Link, NoteMeta, Resolution, Vault, VaultFile } from '../vault/model.js';
+import type { LinkKind } from '../vault/scan.js';
+import { VERSION } from '../version.js';
+
+export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
+const MAGIC = 'memlint-check-cache-1';
+
+interface Header { magic: string; version: string; config: string; kind: string; shape: string }
+
+type FmRow = [number, number, number, string, 0 | 1, FrontmatterRecord['error'], FrontmatterRecord['cutValues']];
+type MetaRow = [string | null, string | null, string | null, string | null, string | null, NoteMeta['shape']];
+type StatRow = [number, number, number, number, number];
+/**
+ * [role, sha1, front matter | 0, meta, links as kind,target,offset,length,line,column,resolved,
+ * resolution,suggestion…, code ranges
+ * as start,end…, findings by rule, flags (1 CRLF, 2 BOM), stat as size,mtime,ctime,inode,mode | 0]
+ */
+type Row = [FileRole, string, FmRow | 0, MetaRow, (string | number)[], number[], Record<string, Finding[]>, number, StatRow | 0];
+
+/**
+ * A record's stat is trusted only for a file last changed this long before it was read: a change
+ * made within the file system's timestamp granularity of the read would leave size and mtime
+ * alike (git's "racy clean" problem). Such a file is read and hashed again on the next run.
+ */
+const RACY_MS = 2000;
+
+interface Entry {
+  /** The record as read from disk, until parsed. */
+  line: string | null;
+  row: Row | null;
+  /** sha1 of the bytes in this run (read now, or unchanged since the record). */
+  digest?: string;
+  stat?: FileStat;
+  /** Parsed now: the file rules' findings must be computed. */
+  fresh: boolean;
+  /** The line must be written again (fresh, or same bytes with a new stat). */
+  rewrite: boolean;
+  findings?: Record<string, Finding[]>;
+}
+
+const configKey = (config: Config): string => hash('sha1', JSON.stringify(config), 'base64');
+
+function encodeFile(f: VaultFile, e: Entry, trustedBefore: number): Row {
+  const fm = f.frontmatter;
+  const m = f.meta;
+  const links: (string | number)[] = [];
+  for (const l of f.links) links.push(l.kind, l.target, l.offset, l.length, l.line, l.column, l.resolved ?? 0, l.resolution, l.suggestion ?? 0);
+  const code: number[] = [];
+  for (const [s, end] of f.codeRanges) code.push(s, end);
+  const st = e.stat;
+  const trusted = st && st.ctimeMs !== undefined && st.ino !== undefined && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore;
+  return [
+    f.role, e.digest!,
+    fm ? [fm.yamlOffset, fm.yaml.length, fm.bodyOffset, fm.language, fm.data !== null ? 1 : 0, fm.error, fm.cutValues] : 0,
+    [m.name, m.description, m.type, m.modified, m.origin, m.shape],
+    links, code, (e.fresh ? e.findings : e.findings ?? e.row?.[6]) ?? {}, (f.crlf ? 1 : 0) | (f.bom ? 2 : 0),
+    trusted ? [st.size, st.mtimeMs, st.ctimeMs!, st.ino!, st.mode] : 0,
+  ];
+}
+
+function decodeLinks(flat: readonly (string | number)[]): Link[] {
+  const links: Link[] = [];
+  for (let i = 0; i + 8 < flat.length; i += 9) {
+    links.push(Object.freeze({
+      kind: flat[i] as LinkKind, target: flat[i + 1] as string, offset: flat[i + 2] as number, length: flat[i + 3] as number,
+      line: flat[i + 4] as number, column: flat[i + 5] as number, resolved: flat[i + 6] === 0 ? null : flat[i + 6] as string,
+      resolution: flat[i + 7] as Resolution, suggestion: flat[i + 8] === 0 ? null : flat[i + 8] as string,
+    }));
+  }
+  return links;
+}
+
+/** Whether a row's resolved links are those the file has now (after the vault changed shape). */
+function sameLinks(row: Row | null, links: readonly Link[]): boolean {
+  const flat = row?.[4];
+  if (!flat || flat.length !== links.length * 9) return false;
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i]!;
+    const at = i * 9;
+    if (flat[at + 2] !== l.offset || flat[at + 6] !== (l.resolved ?? 0) || flat[at + 7] !== l.resolution || flat[at + 8] !== (l.suggestion ?? 0)) return false;
+  }
+  return true;
+}
+
+function decodeParse(row: Row): ParseRecord {
+  const [, , fm, m, flat, code, , flags] = row;
+  return {
+    frontmatter: fm === 0 ? null : { yamlOffset: fm[0], yamlLength: fm[1], bodyOffset: fm[2], language: fm[3], hasData: fm[4] === 1, error: fm[5], cutValues: fm[6] },
+    meta: Object.freeze({ name: m[0], description: m[1], type: m[2], modified: m[3], origin: m[4], shape: m[5] }),
+    scan: () => {
+      const codeRanges: (readonly [number, number])[] = [];
+      for (let i = 0; i + 1 < code.length; i += 2) codeRanges.push([code[i]!, code[i + 1]!]);
+      return { links: decodeLinks(flat), codeRanges };
+    },
+    crlf: (flags & 1) !== 0,
+    bom: (flags & 2) !== 0,
+  };
+}
+
+function isRow(v: unknown): v is Row {
+  return Array.isArray(v) && v.length === 9 && typeof v[0] === 'string' && typeof v[1] === 'string' && (v[2] === 0 || (Array.isArray(v[2]) && v[2].length === 7))
+    && Array.isArray(v[3]) && v[3].length === 6 && Array.isArray(v[4]) && v[4].length % 9 === 0 && Array.isArray(v[5]) && v[5].length % 2 === 0
+    && typeof v[6] === 'object' && v[6] !== null && typeof v[7] === 'number' && (v[8] === 0 || (Array.isArray(v[8]) && v[8].length === 5));
+}
+
+export type CacheStrategy = 'stat' | 'content';
+
+export interface CheckCacheOptions {
+  /** Where the cache file is; default VAULT/.memlint/cache/check-v1.jsonl. */
+  readonly location?: string;
+  /**
+   * 'stat' (default): a file whose size, mtime, ctime and inode are those it was hashed with is not
+   * read again. 'content': every file is read and hashed (for file systems whose times cannot be trusted).
+   */
+  readonly strategy?: CacheStrategy;
+}
+
+export class CheckCache implements ParseCache {
+  /** By path as a JSON string (how lines are keyed on disk). */
+  private readonly entries = new Map<string, Entry>();
+  /** The entries of files read in this run, by path. */
+  private readonly seen = new Map<string, Entry>();
+  private readonly file: string;
+  private readonly header: Header;
+  private readonly stale: boolean;
+  private readonly linesRead: number;
+  private kindMatches = false;
+  private readonly trustedBefore = Date.now() - RACY_MS;
+  /** Files answered from the cache in this run: without reading them, and after reading and hashing them. */
+  readonly hits = { unchanged: 0, sameBytes: 0 };
+
+  private constructor(file: string, header: Header, lines: Map<string, string>, stale: boolean, private readonly trustStat: boolean) {
+    this.file = file;
+    this.header = header;
+    this.stale = stale;
+    this.linesRead = lines.size;
+    for (const [key, line] of lines) this.entries.set(key, { line, row: null, fresh: false, rewrite: false });
+  }
+
+  static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
+    const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
+    const trustStat = (options.strategy ?? 'stat') === 'stat';
+    const header: Header = { magic: MAGIC, version: VERSION, config: configKey(config), kind: '', shape: '' };
+    const lines = new Map<string, string>();
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return new CheckCache(file, header, lines, true, trustStat);
+    }
+    const firstBreak = text.indexOf('\n');
+    let old: Partial<Header> = {};
+    try { old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>; } catch { /* corrupt: rebuilt */ }
+    if (old.magic !== MAGIC || old.version !== VERSION || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, trustStat);
+    header.kind = typeof old.kind === 'string' ? old.kind : '';
+    header.shape = typeof old.shape === 'string' ? old.shape : '';
+    let at = firstBreak + 1;
+    while (at < text.length) {
+      let end = text.indexOf('\n', at);
+      if (end === -1) end = text.length;
+      const tab = text.indexOf('\t', at);
+      if (tab !== -1 && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
+      at = end + 1;
+    }
+    return new CheckCache(file, header, lines, false, trustStat);
+  }
+
+  private entry(path: string): Entry {
+    let e = this.seen.get(path);
+    if (e) return e;
+    const key = JSON.stringify(path);
+    e = this.entries.get(key);
+    if (!e) {
+      e = { line: null, row: null, fresh: false, rewrite: false };
+      this.entries.set(key, e);
+    }
+    this.seen.set(path, e);
+    return e;
+  }
+
+  private row(e: Entry): Row | null {
+    if (e.row === null && e.line !== null) {
+      try {
+        const v: unknown = JSON.parse(e.line);
+        if (isRow(v)) e.row = v;
+      } catch { /* a corrupt line is a miss */ }
+      if (e.row === null) e.line = null;
+    }
+    return e.row;
+  }
+
+  unchanged(path: string, absPath: string, role: FileRole): { record: ParseRecord; stat: FileStat } | undefined {
+    const e = this.entry(path);
+    const row = this.row(e);
+    const was = row?.[8];
+    if (!this.trustStat || !row || row[0] !== role || !was) return undefined;
+    const st = statSync(absPath, { throwIfNoEntry: false });
+    if (!st || st.size !== was[0] || st.mtimeMs !== was[1] || st.ctimeMs !== was[2] || st.ino !== was[3]) return undefined;
+    e.digest = row[1];
+    e.stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
+    this.hits.unchanged++;
+    return { record: decodeParse(row), stat: e.stat };
+  }
+
+  reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined {
+    const e = this.entry(path);
+    e.digest = hash('sha1', bytes, 'base64');
+    e.stat = stat;
+    const row = this.row(e);
+    if (row && row[0] === role && row[1] === e.digest) {
+      this.hits.sameBytes++;
+      e.rewrite = true; // same bytes, another stat (touched, checked out again): record the new one
+      return decodeParse(row);
+    }
+    e.row = null;
+    e.line = null;
+    e.fresh = true;
+    e.rewrite = true;
+    return undefined;
+  }
+
+  keep(path: string): void {
+    const e = this.entry(path);
+    e.fresh = true;
+    e.rewrite = true;
+    e.findings = {};
+  }
+
+  private shapeMatches = false;
+
+  useShape(shape: string): void {
+    this.shapeMatches = this.header.shape === shape;
+    this.header.shape = shape;
+  }
+
+  resolvedLinks(path: string): readonly Link[] | undefined {
+    const e = this.seen.get(path);
+    const row = e && !e.fresh ? e.row : null;
+    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4])) : undefined;
+  }
+
+  /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */
+  findingsFor(vault: Vault): FileFindingsCache {
+    this.kindMatches = this.header.kind === vault.kind;
+    this.header.kind = vault.kind;
+    if (!this.kindMatches) {
+      for (const e of this.seen.values()) {
+        e.fresh = true;
+        e.rewrite = true;
+        e.findings = {};
+      }
+    }
+    const known = (file: VaultFile): Entry | undefined => {
+      const e = file.problem === null ? this.seen.get(file.path) : undefined;
+      return e?.digest !== undefined ? e : undefined;
+    };
+    return {
+      get: (file, ruleId) => {
+        const e = known(file);
+        return e && !e.fresh ? (e.row?.[6][ruleId] ?? []) : undefined;
+      },
+      set: (file, ruleId, findings) => {
+        const e = known(file);
+        if (e?.fresh && findings.length > 0) (e.findings ??= {})[ruleId] = [...findings];
+      },
+    };
+  }
+
+  /** Writes the cache for the files of this vault, unless nothing changed. Never throws. */
+  save(vault: Vault): void {
+    const written = new Set<Entry>();
+    let unchangedLines = 0;
+    let changed = this.stale || !this.kindMatches || !this.shapeMatches;
+    const out: string[] = [JSON.stringify(this.header)];
+    for (const f of vault.files) {
+      const e = this.seen.get(f.path);
+      if (!e || e.digest === undefined || f.problem !== null || written.has(e)) continue;
+      written.add(e);
+      if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
+        changed = true;
+        out.push(`${JSON.stringify(f.path)}\t${JSON.stringify(encodeFile(f, e, this.trustedBefore))}`);
+      } else if (e.line !== null) {
+        unchangedLines++;
+        out.push(`${JSON.stringify(f.path)}\t${e.line}`);
+      }
+    }
+    // A file gone since the last run leaves a line behind that is not written again.
+    if (unchangedLines !== this.linesRead) changed = true;
+    if (!changed) return;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      writeFileAtomic(this.file, `${out.join('\n')}\n`, undefined, { durable: false });
+    } catch {
+      // A read-only vault still gets its check; the next run simply has no cache.
+    }
+  }
+}
