@@ -133,6 +133,8 @@ export interface CheckCacheOptions {
    * read again. 'content': every file is read and hashed (for file systems whose times cannot be trusted).
    */
   readonly strategy?: CacheStrategy;
+  /** How long before a read a file must have last changed for its stat to be trusted (default 2,000 ms). */
+  readonly racyMarginMs?: number;
 }
 
 export class CheckCache implements ParseCache {
@@ -144,12 +146,15 @@ export class CheckCache implements ParseCache {
   private readonly header: Header;
   private readonly stale: boolean;
   private readonly linesRead: number;
+  private readonly trustStat: boolean;
   private kindMatches = false;
-  private readonly trustedBefore = Date.now() - RACY_MS;
+  private readonly trustedBefore: number;
   /** Files answered from the cache in this run: without reading them, and after reading and hashing them. */
   readonly hits = { unchanged: 0, sameBytes: 0 };
 
-  private constructor(file: string, header: Header, lines: Map<string, string>, stale: boolean, private readonly trustStat: boolean) {
+  private constructor(file: string, header: Header, lines: Map<string, string>, stale: boolean, options: CheckCacheOptions) {
+    this.trustStat = (options.strategy ?? 'stat') === 'stat';
+    this.trustedBefore = Date.now() - (options.racyMarginMs ?? RACY_MS);
     this.file = file;
     this.header = header;
     this.stale = stale;
@@ -159,19 +164,18 @@ export class CheckCache implements ParseCache {
 
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
-    const trustStat = (options.strategy ?? 'stat') === 'stat';
     const header: Header = { magic: MAGIC, version: VERSION, config: configKey(config), kind: '', shape: '' };
     const lines = new Map<string, string>();
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
-      return new CheckCache(file, header, lines, true, trustStat);
+      return new CheckCache(file, header, lines, true, options);
     }
     const firstBreak = text.indexOf('\n');
     let old: Partial<Header> = {};
     try { old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>; } catch { /* corrupt: rebuilt */ }
-    if (old.magic !== MAGIC || old.version !== VERSION || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, trustStat);
+    if (old.magic !== MAGIC || old.version !== VERSION || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
     let at = firstBreak + 1;
@@ -182,7 +186,7 @@ export class CheckCache implements ParseCache {
       if (tab !== -1 && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
       at = end + 1;
     }
-    return new CheckCache(file, header, lines, false, trustStat);
+    return new CheckCache(file, header, lines, false, options);
   }
 
   private entry(path: string): Entry {
