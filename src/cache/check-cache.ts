@@ -58,6 +58,15 @@ interface Entry {
   findings?: Record<string, Finding[]>;
 }
 
+/**
+ * The file is kept to ASCII (\\u escapes): V8 then holds it in one byte per character instead of two,
+ * which halves what reading it costs once any note has a non-Latin name.
+ */
+const NON_ASCII = /[\u0080-\uffff]/g;
+const asciiOnly = (line: string): string => line.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const keyOf = (path: string): string => asciiOnly(JSON.stringify(path));
+
 const configKey = (config: Config): string => hash('sha1', JSON.stringify(config), 'base64');
 
 function encodeFile(f: VaultFile, e: Entry, trustedBefore: number): Row {
@@ -192,7 +201,7 @@ export class CheckCache implements ParseCache {
   private entry(path: string): Entry {
     let e = this.seen.get(path);
     if (e) return e;
-    const key = JSON.stringify(path);
+    const key = keyOf(path);
     e = this.entries.get(key);
     if (!e) {
       e = { line: null, row: null, fresh: false, rewrite: false };
@@ -302,10 +311,10 @@ export class CheckCache implements ParseCache {
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        out.push(`${JSON.stringify(f.path)}\t${JSON.stringify(encodeFile(f, e, this.trustedBefore))}`);
+        out.push(`${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e, this.trustedBefore)))}`);
       } else if (e.line !== null) {
         unchangedLines++;
-        out.push(`${JSON.stringify(f.path)}\t${e.line}`);
+        out.push(`${keyOf(f.path)}\t${e.line}`);
       }
     }
     // A file gone since the last run leaves a line behind that is not written again.

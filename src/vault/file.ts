@@ -1,6 +1,9 @@
 /** Reading one markdown file into its parsed, position-aware form (links still unresolved). */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { frontmatterFromRecord, splitFrontmatter, type Frontmatter, type FrontmatterRecord } from './frontmatter.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { splitFrontmatter, type Frontmatter, type FrontmatterRecord } from './frontmatter.js';
+import { ReusedFile, stemOf } from './reused.js';
+
+export { stemOf };
 import { EMPTY_META, readMeta } from './meta.js';
 import type { FileRole, Link, NoteMeta } from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
@@ -69,11 +72,6 @@ export interface FileStat {
   ino?: number;
 }
 
-export function stemOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return base.toLowerCase().endsWith('.md') ? base.slice(0, -3) : base;
-}
-
 /** Parses text that is already in memory (a guard draft, a file just read). */
 export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, cache?: ParseCache): ParsedFile {
   const tooLarge = stat.size > maxBytes;
@@ -117,65 +115,8 @@ function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineC
   };
 }
 
-/**
- * A file reused from `check --cache`: its bytes are those the record was made from, which decoded
- * without a problem, so the text is decoded only if a rule reads it (cross-file rules rarely do).
- */
 function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, r: ParseRecord): ParsedFile {
   return new ReusedFile(path, absPath, role, bytes, stat, r);
-}
-
-/** A class, not an object literal with a getter: V8 keeps its properties fast. */
-class ReusedFile implements ParsedFile {
-  readonly stem: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly mode: number;
-  readonly bom: boolean;
-  readonly crlf: boolean;
-  readonly problem = null;
-  readonly frontmatter: Frontmatter | null;
-  readonly bodyOffset: number;
-  readonly meta: NoteMeta;
-  readonly reused = true as const;
-  private scanned: ScanResult | null = null;
-  private readonly record: ParseRecord;
-  readonly position: (offset: number) => Position;
-  readonly lineCount: () => number;
-  private decoded: string | null = null;
-
-  private loaded: Uint8Array | null;
-
-  /** `bytes` null: the file was not read (unchanged since the record); read if a rule asks for it. */
-  constructor(readonly path: string, readonly absPath: string, readonly role: FileRole, bytes: Uint8Array | null, stat: FileStat, r: ParseRecord) {
-    this.loaded = bytes;
-    this.stem = stemOf(path);
-    this.size = stat.size;
-    this.mtimeMs = stat.mtimeMs;
-    this.mode = stat.mode;
-    this.bom = r.bom;
-    this.crlf = r.crlf;
-    const text = (): string => this.text;
-    this.frontmatter = r.frontmatter && frontmatterFromRecord(r.frontmatter, text);
-    this.bodyOffset = r.frontmatter ? r.frontmatter.bodyOffset : 0;
-    this.meta = r.meta;
-    this.record = r;
-    const positions = lazyPositions(text);
-    this.position = positions.position;
-    this.lineCount = positions.lineCount;
-  }
-
-  get scan(): ScanResult {
-    return (this.scanned ??= this.record.scan());
-  }
-
-  get bytes(): Uint8Array {
-    return (this.loaded ??= readFileSync(this.absPath));
-  }
-
-  get text(): string {
-    return (this.decoded ??= decodeBytes(this.bytes).text);
-  }
 }
 
 /** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */

@@ -151,26 +151,3 @@ export interface FrontmatterRecord {
   readonly error: FrontmatterError | null;
   readonly cutValues: readonly CutValue[];
 }
-
-export function frontmatterRecord(fm: Frontmatter): FrontmatterRecord {
-  return { yamlOffset: fm.yamlOffset, yamlLength: fm.yaml.length, bodyOffset: fm.bodyOffset, language: fm.language, hasData: fm.data !== null, error: fm.error, cutValues: fm.cutValues };
-}
-
-/** The block back from its record and the same text; the YAML is parsed again only if `data` is read. */
-export function frontmatterFromRecord(r: FrontmatterRecord, text: () => string): Frontmatter {
-  let data: Readonly<Record<string, unknown>> | null | undefined = r.hasData ? undefined : null;
-  return Object.freeze({
-    yamlOffset: r.yamlOffset,
-    bodyOffset: r.bodyOffset,
-    language: r.language,
-    error: r.error,
-    cutValues: r.cutValues,
-    get yaml(): string {
-      return text().slice(r.yamlOffset, r.yamlOffset + r.yamlLength);
-    },
-    get data(): Readonly<Record<string, unknown>> | null {
-      if (data === undefined) data = splitFrontmatter(text())?.data ?? null;
-      return data;
-    },
-  });
-}

@@ -38,16 +38,17 @@ class ReusedVaultFile implements VaultFile {
   readonly size: number; readonly mtimeMs: number; readonly mode: number;
   readonly bom: boolean; readonly crlf: boolean; readonly problem = null; readonly frontmatter: VaultFile['frontmatter'];
   readonly bodyOffset: number; readonly meta: VaultFile['meta'];
-  readonly position: VaultFile['position']; readonly lineCount: VaultFile['lineCount'];
   constructor(private readonly parsed: ParsedFile, readonly links: readonly Link[]) {
     const p = parsed;
     this.path = p.path; this.absPath = p.absPath; this.role = p.role; this.stem = p.stem; this.size = p.size; this.mtimeMs = p.mtimeMs;
     this.mode = p.mode; this.bom = p.bom; this.crlf = p.crlf; this.frontmatter = p.frontmatter;
-    this.bodyOffset = p.bodyOffset; this.meta = p.meta; this.position = p.position; this.lineCount = p.lineCount;
+    this.bodyOffset = p.bodyOffset; this.meta = p.meta;
   }
   get text(): string { return this.parsed.text; }
   get bytes(): Uint8Array { return this.parsed.bytes; }
   get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
+  position(offset: number): ReturnType<VaultFile['position']> { return this.parsed.position(offset); }
+  lineCount(): number { return this.parsed.lineCount(); }
 }
 
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {

@@ -1,0 +1,98 @@
+/**
+ * Files reused from `check --cache`: their bytes are those the record was made from, which decoded
+ * without a problem, so the text is decoded (and the bytes even read) only if a rule asks, and the
+ * YAML parsed again only if `data` is read. Classes with prototype getters and methods, not object
+ * literals with closures: thousands of these are made per run, and V8 keeps class instances compact.
+ * Methods must be called on the object (`file.position(o)`), never detached.
+ */
+import { readFileSync } from 'node:fs';
+import { splitFrontmatter, type CutValue, type Frontmatter, type FrontmatterError, type FrontmatterRecord } from './frontmatter.js';
+import type { FileStat, ParsedFile, ParseRecord } from './file.js';
+import type { FileRole, NoteMeta } from './model.js';
+import type { ScanResult } from './scan.js';
+import { computeLineStarts, decodeBytes, positionAt, type Position } from './text.js';
+
+export function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.toLowerCase().endsWith('.md') ? base.slice(0, -3) : base;
+}
+
+class ReusedFrontmatter implements Frontmatter {
+  readonly yamlOffset: number;
+  readonly bodyOffset: number;
+  readonly language: string;
+  readonly error: FrontmatterError | null;
+  readonly cutValues: readonly CutValue[];
+  private parsed: Readonly<Record<string, unknown>> | null | undefined;
+
+  constructor(private readonly record: FrontmatterRecord, private readonly file: { readonly text: string }) {
+    this.yamlOffset = record.yamlOffset;
+    this.bodyOffset = record.bodyOffset;
+    this.language = record.language;
+    this.error = record.error;
+    this.cutValues = record.cutValues;
+    this.parsed = record.hasData ? undefined : null;
+  }
+
+  get yaml(): string {
+    return this.file.text.slice(this.record.yamlOffset, this.record.yamlOffset + this.record.yamlLength);
+  }
+
+  get data(): Readonly<Record<string, unknown>> | null {
+    if (this.parsed === undefined) this.parsed = splitFrontmatter(this.file.text)?.data ?? null;
+    return this.parsed;
+  }
+}
+
+export class ReusedFile implements ParsedFile {
+  readonly stem: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly bom: boolean;
+  readonly crlf: boolean;
+  readonly problem = null;
+  readonly frontmatter: Frontmatter | null;
+  readonly bodyOffset: number;
+  readonly meta: NoteMeta;
+  readonly reused = true as const;
+  private scanned: ScanResult | null = null;
+  private decoded: string | null = null;
+  private lineStarts: number[] | null = null;
+  private loaded: Uint8Array | null;
+
+  /** `bytes` null: the file was not read (unchanged since the record); read if a rule asks for it. */
+  constructor(readonly path: string, readonly absPath: string, readonly role: FileRole, bytes: Uint8Array | null, stat: FileStat, private readonly record: ParseRecord) {
+    this.loaded = bytes;
+    this.stem = stemOf(path);
+    this.size = stat.size;
+    this.mtimeMs = stat.mtimeMs;
+    this.mode = stat.mode;
+    this.bom = record.bom;
+    this.crlf = record.crlf;
+    this.frontmatter = record.frontmatter && new ReusedFrontmatter(record.frontmatter, this);
+    this.bodyOffset = record.frontmatter ? record.frontmatter.bodyOffset : 0;
+    this.meta = record.meta;
+  }
+
+  get scan(): ScanResult {
+    return (this.scanned ??= this.record.scan());
+  }
+
+  get bytes(): Uint8Array {
+    return (this.loaded ??= readFileSync(this.absPath));
+  }
+
+  get text(): string {
+    return (this.decoded ??= decodeBytes(this.bytes).text);
+  }
+
+  position(offset: number): Position {
+    return positionAt((this.lineStarts ??= computeLineStarts(this.text)), offset);
+  }
+
+  lineCount(): number {
+    const t = this.text;
+    return t === '' ? 0 : (this.lineStarts ??= computeLineStarts(t)).length - (t.endsWith('\n') ? 1 : 0);
+  }
+}
