@@ -5,6 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHECK_CACHE_FILE } from '../src/cache/check-cache.js';
@@ -241,12 +242,25 @@ describe('check --cache gives the answer check gives', () => {
     }
     const after = snapshotTree(dir);
     const added = [...after.keys()].filter((k) => !before.has(k));
-    expect(added.sort()).toEqual(['.memlint/', '.memlint/cache/', `.memlint/cache/${basename(CHECK_CACHE_FILE)}`]);
+    expect(added.sort()).toEqual(['.memlint/', '.memlint/cache/', '.memlint/cache/.gitignore', `.memlint/cache/${basename(CHECK_CACHE_FILE)}`]);
     for (const [k, v] of before) expect(after.get(k), k).toBe(v);
     const unwritable = runBin(['check', dir, '--format', 'json', '--cache-location', '/proc/memlint-cache.jsonl']);
     expect(unwritable.code).toBe(plain.code);
     expect(unwritable.stderr).toBe('');
     expect(runBin(['check', dir, '--cache-strategy', 'mtime']).code).toBe(2);
+  });
+});
+
+describe('the cache folder', () => {
+  it('is ignored by git: a vault in a repository shows nothing new after check --cache', () => {
+    const dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
+    const git = (...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'vault');
+    runBin(['check', dir, '--cache']);
+    expect(existsSync(join(dir, CHECK_CACHE_FILE))).toBe(true);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });
 

@@ -10,12 +10,13 @@
  * record as JSON. Lines of unchanged files are written back as they were read.
  */
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { ensureCacheDir } from '../util/cache-dir.js';
 import type { FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
 import type { FileRole, Link, NoteMeta, Resolution, Vault, VaultFile } from '../vault/model.js';
@@ -321,7 +322,7 @@ export class CheckCache implements ParseCache {
     if (unchangedLines !== this.linesRead) changed = true;
     if (!changed) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
+      ensureCacheDir(dirname(this.file));
       writeFileAtomic(this.file, `${out.join('\n')}\n`, undefined, { durable: false });
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.

@@ -23,9 +23,9 @@ export function hookScript(vaultFromRepo: string, cliPath: string): string {
     `vault=${shellQuote(vaultFromRepo)}`,
     'git diff --cached --name-only --diff-filter=ACMRD -- "$vault" | grep -q . || exit 0',
     'if command -v memlint >/dev/null 2>&1; then',
-    '  exec memlint check "$vault"',
+    '  exec memlint check "$vault" --cache',
     'fi',
-    `exec node ${shellQuote(cliPath)} check "$vault"`,
+    `exec node ${shellQuote(cliPath)} check "$vault" --cache`,
     '',
   ].join('\n');
 }
@@ -34,7 +34,7 @@ export function huskySnippet(vaultFromRepo: string): string {
   return [
     'This repository uses husky: add this line to .husky/pre-commit instead:',
     '',
-    `  git diff --cached --name-only -- ${shellQuote(vaultFromRepo)} | grep -q . && npx --no-install memlint check ${shellQuote(vaultFromRepo)}`,
+    `  git diff --cached --name-only -- ${shellQuote(vaultFromRepo)} | grep -q . && npx --no-install memlint check ${shellQuote(vaultFromRepo)} --cache`,
     '',
     'or, with lint-staged, in package.json:',
     '',

@@ -6,9 +6,10 @@
  * by NUL (parsed only for the notes that match). An entry is used only while its file has the same
  * size and mtime; a corrupt file or one from another version is rebuilt.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
+import { ensureCacheDir } from '../util/cache-dir.js';
 import { VERSION } from '../version.js';
 import { PERMUTATIONS } from '../consolidate/minhash.js';
 
@@ -109,6 +110,6 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   paths.copy(out, wordsStart + total * 4);
   metas.copy(out, wordsStart + total * 4 + paths.length);
   const file = join(vaultRoot, CACHE_FILE);
-  mkdirSync(dirname(file), { recursive: true });
+  ensureCacheDir(dirname(file));
   writeFileAtomic(file, out, 0o644, { durable: false });
 }
