@@ -1,7 +1,7 @@
 /** Per-note text features and the similarity pass shared by the duplicate, contradiction and incident stages. */
 import type { VaultFile } from '../vault/model.js';
-import { hashSet, lshCandidates, signature } from './minhash.js';
-import { containment, jaccard, shingles, statedText, tokens } from './text.js';
+import { lshCandidates, signature } from './minhash.js';
+import { containment, jaccard, shingleHashes, statedText, tokens } from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
@@ -21,7 +21,7 @@ export interface SimilarPair {
 
 export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
   return notes.map((note) => {
-    const hashes = hashSet(shingles(tokens(statedText(note))));
+    const hashes = shingleHashes(tokens(statedText(note)));
     return { note, shingles: hashes, signature: signature(hashes), tokens: () => tokens(statedText(note)) };
   });
 }

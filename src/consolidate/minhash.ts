@@ -19,14 +19,21 @@ const SEEDS = (() => {
   return seeds;
 })();
 
-/** FNV-1a over UTF-16 code units. */
-export function hash32(s: string): number {
-  let h = 0x811c9dc5;
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
+/** FNV-1a state after the UTF-16 code units of s, from state h. */
+export function fnvState(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
-  return h >>> 0;
+  return h;
+}
+
+/** FNV-1a over UTF-16 code units. */
+export function hash32(s: string): number {
+  return fnvState(FNV_OFFSET, s) >>> 0;
 }
 
 function mix(x: number): number {

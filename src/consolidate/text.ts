@@ -1,5 +1,6 @@
 /** Text views of a note for comparison: normalized tokens, shingles, sentences. */
 import type { VaultFile } from '../vault/model.js';
+import { FNV_OFFSET, FNV_PRIME, fnvState, hash32 } from './minhash.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
@@ -26,7 +27,13 @@ export function statedText(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'meta'>
 
 /** Lower-cased tokens; CJK text (no spaces) becomes one token per character. */
 export function tokens(text: string): string[] {
-  return (text.normalize('NFKC').toLowerCase().match(TOKEN) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
+  const out = text.normalize('NFKC').toLowerCase().match(TOKEN) ?? [];
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    const last = t.charCodeAt(t.length - 1);
+    if (last === 0x2e || last === 0x27 || last === 0x2d) out[i] = t.replace(/[.'-]+$/, ''); // . ' -
+  }
+  return out;
 }
 
 export const isCjk = (t: string): boolean => CJK.test(t);
@@ -39,6 +46,25 @@ export function shingles(toks: readonly string[]): Set<string> {
   if (kept.length === 1) out.add(kept[0]!);
   for (let i = 0; i + 1 < kept.length; i++) out.add(`${kept[i]} ${kept[i + 1]}`);
   return out;
+}
+
+/**
+ * hashSet(shingles(toks)), without building the bigram strings: FNV-1a is continued from the
+ * state after "a " into b. test/shingles.test.ts proves the two equal on every corpus note.
+ */
+export function shingleHashes(toks: readonly string[]): Uint32Array {
+  // A CJK token is never a stop word (they are all ASCII): the filter in shingles() reduces to this.
+  const kept = toks.filter((t) => !STOPWORDS.has(t));
+  if (kept.length === 0) return new Uint32Array(0);
+  if (kept.length === 1) return Uint32Array.of(hash32(kept[0]!));
+  const afterSpace = new Int32Array(kept.length);
+  for (let i = 0; i < kept.length; i++) afterSpace[i] = Math.imul(fnvState(FNV_OFFSET, kept[i]!) ^ 0x20, FNV_PRIME);
+  const out = new Uint32Array(kept.length - 1);
+  for (let i = 0; i + 1 < kept.length; i++) out[i] = fnvState(afterSpace[i]!, kept[i + 1]!) >>> 0;
+  out.sort();
+  let w = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[w++] = out[i]!;
+  return out.slice(0, w);
 }
 
 export interface Sentence {

@@ -34,7 +34,53 @@ interface Header { magic: string; version: string; perms: number; count: number;
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
-export function readCache(vaultRoot: string): Map<string, NoteSignature> | null {
+/**
+ * The cache as read: typed arrays over the file's bytes. Nothing is made per note until asked
+ * (`note(i)`), so checking 10,000 cached notes costs a size/mtime compare and a signature compare each.
+ */
+export class SignatureTable {
+  readonly index = new Map<string, number>();
+  private readonly metaEnds: Uint32Array;
+
+  constructor(
+    private readonly buf: Buffer,
+    readonly paths: readonly string[],
+    readonly sizes: Float64Array,
+    readonly mtimes: Float64Array,
+    readonly offsets: Uint32Array,
+    readonly lengths: Uint32Array,
+    readonly words: Uint32Array,
+    private readonly metaStart: number,
+    metaEnds: Uint32Array,
+  ) {
+    this.metaEnds = metaEnds;
+    for (let i = 0; i < paths.length; i++) this.index.set(paths[i]!, i);
+  }
+
+  /** The fraction of MinHash rows entry i shares with a signature (as `estimate`), without a view. */
+  estimate(i: number, sig: Uint32Array): number {
+    const words = this.words;
+    const o = this.offsets[i]!;
+    let eq = 0;
+    for (let k = 0; k < PERMUTATIONS; k++) if (words[o + k] === sig[k]) eq++;
+    return eq / PERMUTATIONS;
+  }
+
+  note(i: number): NoteSignature {
+    const o = this.offsets[i]!, len = this.lengths[i]!;
+    const from = i === 0 ? this.metaStart : this.metaEnds[i - 1]! + 1;
+    const to = this.metaEnds[i]!;
+    const buf = this.buf;
+    let parsed: NoteMetaLite | null = null;
+    return {
+      path: this.paths[i]!, size: this.sizes[i]!, mtimeMs: this.mtimes[i]!,
+      signature: this.words.subarray(o, o + PERMUTATIONS), shingles: this.words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
+      meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
+    };
+  }
+}
+
+export function readCache(vaultRoot: string): SignatureTable | null {
   let buf: Buffer;
   try { buf = readFileSync(join(vaultRoot, CACHE_FILE)); } catch { return null; }
   try {
@@ -60,20 +106,8 @@ export function readCache(vaultRoot: string): Map<string, NoteSignature> | null 
     for (let i = metaStart; i < metaStart + header.metaBytes && k < n; i++) if (buf[i] === 0) metaEnds[k++] = i;
     if (k === n - 1) metaEnds[k++] = metaStart + header.metaBytes;
     if (paths.length !== n || k !== n) return null;
-    const out = new Map<string, NoteSignature>();
-    for (let i = 0; i < n; i++) {
-      const o = offsets[i]!, len = lengths[i]!;
-      if (o + PERMUTATIONS + len > words.length) return null;
-      const from = i === 0 ? metaStart : metaEnds[i - 1]! + 1;
-      const to = metaEnds[i]!;
-      let parsed: NoteMetaLite | null = null;
-      out.set(paths[i]!, {
-        path: paths[i]!, size: sizes[i]!, mtimeMs: mtimes[i]!,
-        signature: words.subarray(o, o + PERMUTATIONS), shingles: words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
-        meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
-      });
-    }
-    return out;
+    for (let i = 0; i < n; i++) if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length) return null;
+    return new SignatureTable(buf, paths, sizes, mtimes, offsets, lengths, words, metaStart, metaEnds);
   } catch {
     return null; // corrupt: rebuilt by the caller
   }

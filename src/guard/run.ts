@@ -5,9 +5,9 @@ import { loadVault } from '../vault/load.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { sentenceConflict, viewSentence } from '../consolidate/conflict.js';
-import { estimate, hashSet, signature } from '../consolidate/minhash.js';
+import { estimate, signature } from '../consolidate/minhash.js';
 import { differsInDigitsOrNegation } from '../consolidate/stages/near-duplicates.js';
-import { containment, jaccard, sentences, shingles, statedText, tokens } from '../consolidate/text.js';
+import { containment, jaccard, sentences, shingleHashes, statedText, tokens } from '../consolidate/text.js';
 import { runRules } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding } from '../rules/types.js';
@@ -71,12 +71,12 @@ export interface GuardOptions {
 function guardEntry(root: string, config: Config, draft: string, now: number): GuardResult {
   const vault = loadVault(root, { config, kind: 'hermes' });
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
-  const draftHashes = hashSet(shingles(tokens(draft)));
+  const draftHashes = shingleHashes(tokens(draft));
   const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
   const matches: GuardMatch[] = [];
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
   for (const e of entryNotes(vault)) {
-    const hashes = hashSet(shingles(tokens(e.text)));
+    const hashes = shingleHashes(tokens(e.text));
     const similarity = Math.round(Math.max(jaccard(draftHashes, hashes), Math.min(draftHashes.length, hashes.length) >= 6 ? containment(draftHashes, hashes) : 0) * 1000) / 1000;
     const [file, n] = e.path.split('#');
     const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
@@ -107,7 +107,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftNote = draftVault.notes[0]!;
   const problems = runRules(draftVault, DRAFT_RULES).findings.map((f) => ({ ...f, file: options.targetPath ?? '(draft)' }));
   const draftTokens = tokens(statedText(draftNote));
-  const draftHashes = hashSet(shingles(draftTokens));
+  const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
   mark('draft checked');
   const sigs = noteSignatures(root, config, found, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
@@ -117,10 +117,17 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const matches: GuardMatch[] = [];
   // Updating a note in place: duplication that existed before the edit is consolidate's business;
   // guard refuses only what the edit makes worse.
-  const existing = options.targetPath ? sigs.notes.find((n) => n.path === options.targetPath) : undefined;
+  const target = options.targetPath;
+  const { table } = sigs;
+  const targetIndex = target !== undefined ? table?.index.get(target) : undefined;
+  const existing = target === undefined ? undefined
+    : sigs.fresh.find((n) => n.path === target) ?? (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined);
+  // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
+  const candidates: NoteSignature[] = [];
+  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= 0.05) candidates.push(table.note(i));
+  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= 0.05) candidates.push(n);
   const before = new Map<string, number>();
-  for (const n of sigs.notes) {
-    if (n.path === options.targetPath || estimate(draftSig, n.signature) < 0.05) continue;
+  for (const n of candidates) {
     // Same `name`: an update, not a duplicate. Checked after the cheap estimate: meta() decodes.
     if (name && n.meta().name?.trim() === name) continue;
     const j = jaccard(draftHashes, n.shingles);

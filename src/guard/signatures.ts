@@ -1,41 +1,52 @@
 /** Every note's signature, from the cache where the file is unchanged, else read and computed. */
 import { statSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
-import { hashSet, signature } from '../consolidate/minhash.js';
-import { shingles, statedText, tokens } from '../consolidate/text.js';
+import { signature } from '../consolidate/minhash.js';
+import { shingleHashes, statedText, tokens } from '../consolidate/text.js';
 import type { Discovery } from '../vault/discover.js';
 import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { readCache, writeCache, type NoteSignature } from './cache.js';
+import { readCache, writeCache, type NoteSignature, type SignatureTable } from './cache.js';
 import { mark } from '../util/timing.js';
 
-export interface SignatureSet { readonly notes: readonly NoteSignature[]; readonly fromCache: number; readonly computed: number }
+export interface SignatureSet {
+  readonly table: SignatureTable | null;
+  /** Entries of `table` whose files are unchanged (same size and mtime). */
+  readonly valid: readonly number[];
+  /** Notes read and computed now (new, changed, or no cache). */
+  readonly fresh: readonly NoteSignature[];
+  readonly fromCache: number;
+  readonly computed: number;
+}
 
 export type CacheMode = 'read-write' | 'read-only' | 'off';
 
 /** `found` is the vault's listing (guard walks it once, for the kind and for this). */
 export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode }): SignatureSet {
   const roleOf = roleClassifier(config, 'claude');
-  const cache = options.cache !== 'off' ? readCache(root) : null;
+  const table = options.cache !== 'off' ? readCache(root) : null;
   mark('  read cache');
-  const notes: NoteSignature[] = [];
-  let fromCache = 0;
-  let computed = 0;
+  const valid: number[] = [];
+  const fresh: NoteSignature[] = [];
   for (const f of found.markdown) {
     if (roleOf(f.path) !== 'note') continue;
-    let st;
-    try { st = statSync(f.absPath); } catch { continue; }
-    const hit = cache?.get(f.path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) { notes.push(hit); fromCache++; continue; }
-    const parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
+    const i = table?.index.get(f.path);
+    if (i !== undefined) {
+      // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
+      const st = statSync(f.absPath, { throwIfNoEntry: false });
+      if (!st) continue;
+      if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) { valid.push(i); continue; }
+    }
+    let parsed;
+    try { parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes, { scan: false }); } catch { continue; }
     if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') continue;
-    const hashes = hashSet(shingles(tokens(statedText(parsed))));
+    const hashes = shingleHashes(tokens(statedText(parsed)));
     const meta = { name: parsed.meta.name, type: parsed.meta.type, modified: parsed.meta.modified, origin: parsed.meta.origin };
-    notes.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta });
-    computed++;
+    fresh.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta });
   }
-  if (options.cache === 'read-write' && (computed > 0 || !cache || cache.size !== notes.length)) {
-    try { writeCache(root, notes); } catch { /* a read-only vault: answer without caching */ }
+  if (options.cache === 'read-write' && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
+    const all = [...valid.map((i) => table!.note(i)), ...fresh].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    try { writeCache(root, all); } catch { /* a read-only vault: answer without caching */ }
   }
-  return { notes, fromCache, computed };
+  return { table, valid, fresh, fromCache: valid.length, computed: fresh.length };
 }

@@ -73,7 +73,14 @@ export interface FileStat {
 }
 
 /** Parses text that is already in memory (a guard draft, a file just read). */
-export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, cache?: ParseCache): ParsedFile {
+export interface ParseOptions {
+  readonly cache?: ParseCache;
+  /** false: links and code are not looked for (guard's signatures need only the text and the metadata). */
+  readonly scan?: boolean;
+}
+
+export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, options: ParseOptions = {}): ParsedFile {
+  const { cache } = options;
   const tooLarge = stat.size > maxBytes;
   // A record exists only for bytes that decoded without a problem: the same bytes decode the same
   // way, so a reused file's text is decoded only when something reads it.
@@ -94,7 +101,7 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   const frontmatter = readable && role === 'note' ? splitFrontmatter(text) : null;
   const bodyOffset = frontmatter ? frontmatter.bodyOffset : 0;
   const meta = frontmatter?.data ? readMeta(frontmatter.data) : EMPTY_META;
-  const scan = readable && role !== 'hermes-store' ? scanMarkdown(text, bodyOffset) : EMPTY_SCAN;
+  const scan = readable && role !== 'hermes-store' && options.scan !== false ? scanMarkdown(text, bodyOffset) : EMPTY_SCAN;
   if (cache && problem === null) cache.keep(path);
   const positions = lazyPositions(() => text);
   return {
@@ -120,8 +127,8 @@ function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8A
 }
 
 /** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */
-export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number, cache?: ParseCache): ParsedFile {
-  const known = cache?.unchanged(path, absPath, role);
+export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number, options: ParseOptions = {}): ParsedFile {
+  const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
   const fd = openSync(absPath, 'r');
   let bytes: Uint8Array;
@@ -144,5 +151,5 @@ export function readMarkdownFile(path: string, absPath: string, role: FileRole, 
   } finally {
     closeSync(fd);
   }
-  return parseMarkdown(path, absPath, role, bytes, stat, maxBytes, cache);
+  return parseMarkdown(path, absPath, role, bytes, stat, maxBytes, options);
 }

@@ -1,5 +1,4 @@
-import { hashSet } from '../../consolidate/minhash.js';
-import { containment, jaccard, shingles, tokens } from '../../consolidate/text.js';
+import { containment, jaccard, shingleHashes, tokens } from '../../consolidate/text.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -18,7 +17,7 @@ export default defineRule({
   check({ vault, report }) {
     for (const s of vault.stores) {
       const file = vault.byPath.get(s.file)!;
-      const sets = s.entries.map((e) => hashSet(shingles(tokens(e.text))));
+      const sets = s.entries.map((e) => shingleHashes(tokens(e.text)));
       for (let i = 0; i < s.entries.length; i++) {
         for (let j = 0; j < i; j++) {
           if (s.entries[i]!.sha256 === s.entries[j]!.sha256) continue; // hermes/duplicate-entry

@@ -1,0 +1,28 @@
+/** shingleHashes is hashSet(shingles(...)) without the strings: equal on every corpus note and on odd input. */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hashSet } from '../src/consolidate/minhash.js';
+import { shingleHashes, shingles, tokens } from '../src/consolidate/text.js';
+import { CORPUS, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
+
+const same = (text: string): void => {
+  const toks = tokens(text);
+  expect([...shingleHashes(toks)]).toEqual([...hashSet(shingles(toks))]);
+};
+
+describe('shingleHashes', () => {
+  it('equals hashSet(shingles()) on edge cases', () => {
+    for (const t of ['', 'a', 'the', 'the a', 'deploy', 'deploy deploy deploy', 'use pnpm. not npm!', '中文 记忆 测试', 'the 中 the 文', "it's o'neil's --- x-", 'ＦＵＬＬ width', '1,000,000 and 3.14', 'é e\u0301']) same(t);
+  });
+
+  it('equals hashSet(shingles()) on random text', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('the', 'a', 'deploy', 'pnpm', '中', '文', 'x.', "y'", 'z-', '1,000', 'Ü'), fc.string({ maxLength: 6 })), { maxLength: 40 }), (words) => same(words.join(' '))), { numRuns: 500 });
+  });
+
+  it.skipIf(!hasCorpus)('equals hashSet(shingles()) on every corpus file', () => {
+    const files = markdownFilesUnder(CORPUS);
+    expect(files.length).toBeGreaterThan(1000);
+    for (const f of files) same(readFileSync(f, 'utf8'));
+  });
+});
