@@ -34,6 +34,15 @@ describe('rule registry', () => {
   }
 });
 
+describe('draft rules', () => {
+  it('are the registry\'s own modules: the security rules and the front-matter rules', async () => {
+    const { DRAFT_RULES, SECURITY_RULES } = await import('../src/rules/draft.js');
+    for (const r of DRAFT_RULES) expect(RULES).toContain(r);
+    expect(SECURITY_RULES.map((r) => r.id).sort()).toEqual(RULES.filter((r) => r.id.startsWith('security/')).map((r) => r.id).sort());
+    expect(DRAFT_RULES.map((r) => r.id).sort()).toEqual([...SECURITY_RULES.map((r) => r.id), 'note/frontmatter-invalid', 'note/frontmatter-schema'].sort());
+  });
+});
+
 describe('version', () => {
   it('equals package.json', async () => {
     const { VERSION } = await import('../src/version.js');

@@ -9,13 +9,13 @@
  * Layout: a JSON header line, then one line per file: its path as a JSON string, a tab, and the
  * record as JSON. Lines of unchanged files are written back as they were read.
  */
-import { hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { sha1Base64 } from '../util/digest.js';
 import { ensureCacheDir } from '../util/cache-dir.js';
 import type { FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
@@ -68,7 +68,7 @@ const asciiOnly = (line: string): string => line.replace(NON_ASCII, (c) => `\\u$
 
 const keyOf = (path: string): string => asciiOnly(JSON.stringify(path));
 
-const configKey = (config: Config): string => hash('sha1', JSON.stringify(config), 'base64');
+const configKey = (config: Config): string => sha1Base64(JSON.stringify(config));
 
 function encodeFile(f: VaultFile, e: Entry, trustedBefore: number): Row {
   const fm = f.frontmatter;
@@ -238,7 +238,7 @@ export class CheckCache implements ParseCache {
 
   reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined {
     const e = this.entry(path);
-    e.digest = hash('sha1', bytes, 'base64');
+    e.digest = sha1Base64(bytes);
     e.stat = stat;
     const row = this.row(e);
     if (row && row[0] === role && row[1] === e.digest) {

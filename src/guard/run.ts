@@ -9,7 +9,7 @@ import { estimate, signature } from '../consolidate/minhash.js';
 import { differsInDigitsOrNegation } from '../consolidate/stages/near-duplicates.js';
 import { containment, jaccard, sentences, shingleHashes, statedText, tokens } from '../consolidate/text.js';
 import { runRules } from '../rules/engine.js';
-import { RULES } from '../rules/index.js';
+import { DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/memory.js';
@@ -42,8 +42,6 @@ export interface GuardResult {
   readonly reasons: readonly string[];
   readonly cache: { readonly fromCache: number; readonly computed: number };
 }
-
-const DRAFT_RULES = RULES.filter((r) => r.id.startsWith('security/') || r.id === 'note/frontmatter-invalid' || r.id === 'note/frontmatter-schema');
 
 function matchProvenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
   const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, (path) => gitChangeOf(root, path), now);
@@ -113,7 +111,9 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const sigs = noteSignatures(root, config, found, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
-  const draftSentences = sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) }));
+  // Sentence views are built only if some note is close enough to be read (most drafts have none).
+  let viewed: { s: ReturnType<typeof sentences>[number]; v: ReturnType<typeof viewSentence> }[] | null = null;
+  const draftSentences = (): NonNullable<typeof viewed> => (viewed ??= sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) })));
   const matches: GuardMatch[] = [];
   // Updating a note in place: duplication that existed before the edit is consolidate's business;
   // guard refuses only what the edit makes worse.
@@ -140,7 +140,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     if (note) {
       outer: for (const ns of sentences(note)) {
         const nv = viewSentence(ns.text);
-        for (const d of draftSentences) {
+        for (const d of draftSentences()) {
           const c2 = sentenceConflict(d.v, nv);
           if (c2) { conflict = { kind: c2.kind, detail: c2.detail, draft: d.s.text, note: ns.text }; break outer; }
         }

@@ -2,7 +2,6 @@
 import type { Severity } from '../config/schema.js';
 import { sha256Hex } from '../vault/hermes.js';
 import type { Vault, VaultFile } from '../vault/model.js';
-import { RULES } from './index.js';
 import type { Finding, Report, Rule } from './types.js';
 import { mark } from '../util/timing.js';
 
@@ -39,7 +38,7 @@ export interface FileFindingsCache {
   set(file: VaultFile, ruleId: string, findings: readonly Finding[]): void;
 }
 
-export function runRules(vault: Vault, rules: readonly Rule<any>[] = RULES, cache?: FileFindingsCache): RunResult {
+export function runRules(vault: Vault, rules: readonly Rule<any>[], cache?: FileFindingsCache): RunResult {
   const findings: Finding[] = [];
   let crashed = false;
   for (const rule of rules) {

@@ -1,7 +1,7 @@
 /** Atomic file replacement: temp file in the same folder, fsync, rename, fsync the folder. */
 import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './digest.js';
 
 export function fsyncDir(dir: string): void {
   let fd: number | null = null;
@@ -26,7 +26,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
   if (keepMode === undefined) {
     try { keepMode = statSync(file).mode & 0o7777; } catch { keepMode = 0o644; }
   }
-  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(file)}.${randomHex(6)}.tmp`);
   const fd = openSync(tmp, 'wx', keepMode);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

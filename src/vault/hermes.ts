@@ -1,5 +1,5 @@
 /** Hermes-style stores: entries separated by a line holding only `§`, measured as Hermes does. */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/digest.js';
 import type { HermesEntry, HermesStore, VaultFile } from './model.js';
 
 export const ENTRY_SEPARATOR = '\n§\n';
@@ -31,9 +31,7 @@ export function splitEntries(text: string): { text: string; offset: number }[] {
   return out;
 }
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 export function readStore(file: VaultFile, maxChars: number): HermesStore {
   const entries: HermesEntry[] = splitEntries(file.text).map((e, i) => ({

@@ -1,5 +1,9 @@
 /** When and by whom each note last changed: front matter first, then git (one `git log`), then mtime. */
-import { execFileSync } from 'node:child_process';
+
+/** child_process is loaded on first use, not at import: guard imports this module and rarely runs git. */
+function git(root: string, args: readonly string[], timeout: number): string {
+  return process.getBuiltinModule('node:child_process').execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout, maxBuffer: 256 * 1024 * 1024 });
+}
 
 export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
 
@@ -8,9 +12,7 @@ export function gitHistory(root: string): ReadonlyMap<string, GitChange> {
   const out = new Map<string, GitChange>();
   let log: string;
   try {
-    log = execFileSync('git', ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', '.'], {
-      cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 256 * 1024 * 1024,
-    });
+    log = git(root, ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', '.'], 10_000);
   } catch {
     return out;
   }
@@ -37,7 +39,7 @@ export interface Provenance {
 /** The last commit that touched one file: for a few notes (guard's matches), cheaper than a whole log. */
 export function gitChangeOf(root: string, path: string): GitChange | null {
   try {
-    const out = execFileSync('git', ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    const out = git(root, ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], 5000).trim();
     const [commit, author, date] = out.split('\t');
     return commit && date ? { commit: commit.slice(0, 12), author: author ?? '', date } : null;
   } catch {

@@ -1,8 +1,8 @@
 /** Builds the immutable Vault model that every command reads. */
-import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { sha1Base64 } from '../util/digest.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import { discover, type DiscoveredFile } from './discover.js';
@@ -118,7 +118,7 @@ function vaultShape(root: string, parsed: readonly ParsedFile[], other: readonly
   const parts: string[] = [root];
   for (const p of parsed) parts.push(p.path, p.role, p.role === 'note' ? (p.meta.name ?? '\u0001') : '');
   parts.push('\u0002', ...other);
-  return hash('sha1', parts.join('\u0000'), 'base64');
+  return sha1Base64(parts.join('\u0000'));
 }
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */

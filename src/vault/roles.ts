@@ -1,6 +1,6 @@
 /** What each markdown file of a vault is, and what kind of vault it is: one answer for every command. */
 import { readFileSync } from 'node:fs';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
 import type { Config } from '../config/schema.js';
 import type { DiscoveredFile } from './discover.js';
 import { hasSeparatorLine } from './hermes.js';
@@ -21,7 +21,8 @@ export function detectKind(files: readonly DiscoveredFile[], read: (f: Discovere
 /** The role of a file by its path, or 'ignored' when config says it is not a note. */
 export function roleClassifier(config: Config, kind: VaultKind): (path: string) => FileRole | 'ignored' {
   const secondary = new Set(config.secondaryIndexes);
-  const isIgnored = config.ignore.length ? picomatch(config.ignore, { dot: true }) : () => false;
+  // picomatch is required only when there are patterns: most vaults have none, and guard starts faster.
+  const isIgnored = config.ignore.length ? (createRequire(import.meta.url)('picomatch') as typeof import('picomatch'))(config.ignore, { dot: true }) : () => false;
   return (path) => {
     if (kind === 'hermes' && (HERMES_STORES.has(path) || path in config.hermes.budgets)) return 'hermes-store';
     if (path === config.index.file) return 'index';

@@ -1,11 +1,11 @@
 /** The security rules run on text that is not in the vault yet (a merged body, a guard draft). */
 import type { Config } from '../../config/schema.js';
 import { runRules } from '../engine.js';
-import { RULES } from '../index.js';
+import { SECURITY_RULES } from '../draft.js';
 import type { Finding } from '../types.js';
 import { vaultFromText } from '../../vault/memory.js';
 
-export const SECURITY_RULES = RULES.filter((r) => r.id.startsWith('security/'));
+export { SECURITY_RULES };
 
 export function securityFindings(text: string, config: Config, path = 'draft.md'): Finding[] {
   const vault = vaultFromText('/memlint-draft', { ...config, reviewed: [] }, [{ path, text }]);
