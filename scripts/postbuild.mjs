@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 
-writeFileSync('dist/cli.js', "#!/usr/bin/env node\nimport './bin/cli.js';\n");
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\nimport { createRequire } from 'node:module';\n\ncreateRequire(import.meta.url)('./bin/load.cjs');\n");
 chmodSync('dist/cli.js', 0o755);
 const { configSchema } = await import('../dist/config/schema.js');
 mkdirSync('schema', { recursive: true });

@@ -18,7 +18,8 @@ const ask = async (question: string): Promise<string | null> => {
   return next.done ? null : next.value;
 };
 
-process.exitCode = await main({
+// No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
+void main({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
   env: process.env,
@@ -27,5 +28,7 @@ process.exitCode = await main({
   readStdin,
   stdinIsTTY: Boolean(process.stdin.isTTY),
   ask,
+}).then((code) => {
+  process.exitCode = code;
+  process.stdin.destroy();
 });
-process.stdin.destroy();

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
@@ -136,5 +137,28 @@ describe('config errors are one readable line, exit 2', () => {
     const schema = JSON.parse(readFileSync('schema/memlint.config.schema.json', 'utf8'));
     expect(schema.properties.index.properties.maxLines.default).toBe(200);
     expect(schema.additionalProperties).toBe(false);
+  });
+});
+
+describe('the binary\'s V8 code cache (dist/bin/load.cjs)', () => {
+  const binDir = join(process.cwd(), 'dist', 'bin');
+  const caches = (command: string): string[] => readdirSync(binDir).filter((f) => f.endsWith('.v8cache') && f.includes(`.${command}.v`));
+
+  it('is written per command, and a corrupt or truncated cache is rejected and written again', () => {
+    const plain = runBin(['rules', '--format', 'json']);
+    expect(plain.code).toBe(0);
+    const [file] = caches('rules');
+    expect(file).toBeDefined();
+    // The name carries the bundle's sha1: a rebuilt bundle never meets an old cache.
+    const bundleSha = createHash('sha1').update(readFileSync(join(binDir, 'memlint.cjs'))).digest('hex');
+    expect(file).toContain(bundleSha);
+    for (const junk of [Buffer.from('not a code cache'), readFileSync(join(binDir, file!)).subarray(0, 100)]) {
+      writeFileSync(join(binDir, file!), junk);
+      const again = runBin(['rules', '--format', 'json']);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toBe('');
+      expect(again.stdout).toBe(plain.stdout);
+      expect(readFileSync(join(binDir, file!)).length).toBeGreaterThan(1000);
+    }
   });
 });
