@@ -78,14 +78,18 @@ function encodeFile(f: VaultFile, e: Entry, trustedBefore: number): Row {
   const code: number[] = [];
   for (const [s, end] of f.codeRanges) code.push(s, end);
   const st = e.stat;
-  const trusted = st && st.ctimeMs !== undefined && st.ino !== undefined && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore;
+  const trusted = st !== undefined && isTrusted(st, trustedBefore);
   return [
     f.role, e.digest!,
     fm ? [fm.yamlOffset, fm.yaml.length, fm.bodyOffset, fm.language, fm.data !== null ? 1 : 0, fm.error, fm.cutValues] : 0,
     [m.name, m.description, m.type, m.modified, m.origin, m.shape],
     links, code, (e.fresh ? e.findings : e.findings ?? e.row?.[6]) ?? {}, (f.crlf ? 1 : 0) | (f.bom ? 2 : 0),
-    trusted ? [st.size, st.mtimeMs, st.ctimeMs!, st.ino!, st.mode] : 0,
+    trusted ? [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.mode] : 0,
   ];
+}
+
+function isTrusted(st: FileStat, trustedBefore: number): st is FileStat & { ctimeMs: number; ino: number } {
+  return st.ctimeMs !== undefined && st.ino !== undefined && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore;
 }
 
 function decodeLinks(flat: readonly (string | number)[]): Link[] {
@@ -243,7 +247,11 @@ export class CheckCache implements ParseCache {
     const row = this.row(e);
     if (row && row[0] === role && row[1] === e.digest) {
       this.hits.sameBytes++;
-      e.rewrite = true; // same bytes, another stat (touched, checked out again): record the new one
+      // Same bytes: the line is written again only to record a new stat (touched, checked out
+      // again) or one that has become old enough to trust.
+      const was = row[8];
+      const sameStat = was !== 0 && was[0] === stat.size && was[1] === stat.mtimeMs && was[2] === stat.ctimeMs && was[3] === stat.ino && was[4] === stat.mode;
+      if (!sameStat && (was !== 0 || this.trusted(stat))) e.rewrite = true;
       return decodeParse(row);
     }
     e.row = null;
@@ -251,6 +259,10 @@ export class CheckCache implements ParseCache {
     e.fresh = true;
     e.rewrite = true;
     return undefined;
+  }
+
+  private trusted(stat: FileStat): boolean {
+    return isTrusted(stat, this.trustedBefore);
   }
 
   keep(path: string): void {
