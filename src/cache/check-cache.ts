@@ -1,7 +1,8 @@
 /**
- * `check --cache`: VAULT/.memlint/cache/check-v1.jsonl. Keyed by content, not by mtime: each file's
- * sha1 is taken from the bytes read in this run, and a record is used only when the bytes, the
- * file's role, the memlint version and the whole config are those it was made with. A record holds
+ * `check --cache`: VAULT/.memlint/cache/check-v1.jsonl. Keyed by content: a record is used only when
+ * the sha1 of the file's bytes, its role, the memlint version and the whole config are those it was
+ * made with; a file whose size, mtime, ctime and inode are those it was hashed with (and old enough
+ * not to be racy) is taken as unchanged without being read, as git's index does. A record holds
  * the parse (front matter offsets and findings, metadata, links, code ranges) and the findings of
  * the file rules (rules whose findings depend on one file only). Rules that look across files run
  * every time. A corrupt or foreign cache file is ignored and rewritten.
@@ -17,26 +18,15 @@ import type { Finding } from '../rules/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { sha1Base64 } from '../util/digest.js';
 import { ensureCacheDir } from '../util/cache-dir.js';
-import type { FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
-import type { FileRole, Link, NoteMeta, Resolution, Vault, VaultFile } from '../vault/model.js';
-import type { LinkKind } from '../vault/scan.js';
+import type { FileRole, Link, Vault, VaultFile } from '../vault/model.js';
+import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
 import { VERSION } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 const MAGIC = 'memlint-check-cache-1';
 
 interface Header { magic: string; version: string; config: string; kind: string; shape: string }
-
-type FmRow = [number, number, number, string, 0 | 1, FrontmatterRecord['error'], FrontmatterRecord['cutValues']];
-type MetaRow = [string | null, string | null, string | null, string | null, string | null, NoteMeta['shape']];
-type StatRow = [number, number, number, number, number];
-/**
- * [role, sha1, front matter | 0, meta, links as kind,target,offset,length,line,column,resolved,
- * resolution,suggestion…, code ranges
- * as start,end…, findings by rule, flags (1 CRLF, 2 BOM), stat as size,mtime,ctime,inode,mode | 0]
- */
-type Row = [FileRole, string, FmRow | 0, MetaRow, (string | number)[], number[], Record<string, Finding[]>, number, StatRow | 0];
 
 /**
  * A record's stat is trusted only for a file last changed this long before it was read: a change
@@ -57,84 +47,6 @@ interface Entry {
   /** The line must be written again (fresh, or same bytes with a new stat). */
   rewrite: boolean;
   findings?: Record<string, Finding[]>;
-}
-
-/**
- * The file is kept to ASCII (\\u escapes): V8 then holds it in one byte per character instead of two,
- * which halves what reading it costs once any note has a non-Latin name.
- */
-const NON_ASCII = /[\u0080-\uffff]/g;
-const asciiOnly = (line: string): string => line.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const keyOf = (path: string): string => asciiOnly(JSON.stringify(path));
-
-const configKey = (config: Config): string => sha1Base64(JSON.stringify(config));
-
-function encodeFile(f: VaultFile, e: Entry, trustedBefore: number): Row {
-  const fm = f.frontmatter;
-  const m = f.meta;
-  const links: (string | number)[] = [];
-  for (const l of f.links) links.push(l.kind, l.target, l.offset, l.length, l.line, l.column, l.resolved ?? 0, l.resolution, l.suggestion ?? 0);
-  const code: number[] = [];
-  for (const [s, end] of f.codeRanges) code.push(s, end);
-  const st = e.stat;
-  const trusted = st !== undefined && isTrusted(st, trustedBefore);
-  return [
-    f.role, e.digest!,
-    fm ? [fm.yamlOffset, fm.yaml.length, fm.bodyOffset, fm.language, fm.data !== null ? 1 : 0, fm.error, fm.cutValues] : 0,
-    [m.name, m.description, m.type, m.modified, m.origin, m.shape],
-    links, code, (e.fresh ? e.findings : e.findings ?? e.row?.[6]) ?? {}, (f.crlf ? 1 : 0) | (f.bom ? 2 : 0),
-    trusted ? [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.mode] : 0,
-  ];
-}
-
-function isTrusted(st: FileStat, trustedBefore: number): st is FileStat & { ctimeMs: number; ino: number } {
-  return st.ctimeMs !== undefined && st.ino !== undefined && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore;
-}
-
-function decodeLinks(flat: readonly (string | number)[]): Link[] {
-  const links: Link[] = [];
-  for (let i = 0; i + 8 < flat.length; i += 9) {
-    links.push(Object.freeze({
-      kind: flat[i] as LinkKind, target: flat[i + 1] as string, offset: flat[i + 2] as number, length: flat[i + 3] as number,
-      line: flat[i + 4] as number, column: flat[i + 5] as number, resolved: flat[i + 6] === 0 ? null : flat[i + 6] as string,
-      resolution: flat[i + 7] as Resolution, suggestion: flat[i + 8] === 0 ? null : flat[i + 8] as string,
-    }));
-  }
-  return links;
-}
-
-/** Whether a row's resolved links are those the file has now (after the vault changed shape). */
-function sameLinks(row: Row | null, links: readonly Link[]): boolean {
-  const flat = row?.[4];
-  if (!flat || flat.length !== links.length * 9) return false;
-  for (let i = 0; i < links.length; i++) {
-    const l = links[i]!;
-    const at = i * 9;
-    if (flat[at + 2] !== l.offset || flat[at + 6] !== (l.resolved ?? 0) || flat[at + 7] !== l.resolution || flat[at + 8] !== (l.suggestion ?? 0)) return false;
-  }
-  return true;
-}
-
-function decodeParse(row: Row): ParseRecord {
-  const [, , fm, m, flat, code, , flags] = row;
-  return {
-    frontmatter: fm === 0 ? null : { yamlOffset: fm[0], yamlLength: fm[1], bodyOffset: fm[2], language: fm[3], hasData: fm[4] === 1, error: fm[5], cutValues: fm[6] },
-    meta: Object.freeze({ name: m[0], description: m[1], type: m[2], modified: m[3], origin: m[4], shape: m[5] }),
-    scan: () => {
-      const codeRanges: (readonly [number, number])[] = [];
-      for (let i = 0; i + 1 < code.length; i += 2) codeRanges.push([code[i]!, code[i + 1]!]);
-      return { links: decodeLinks(flat), codeRanges };
-    },
-    crlf: (flags & 1) !== 0,
-    bom: (flags & 2) !== 0,
-  };
-}
-
-function isRow(v: unknown): v is Row {
-  return Array.isArray(v) && v.length === 9 && typeof v[0] === 'string' && typeof v[1] === 'string' && (v[2] === 0 || (Array.isArray(v[2]) && v[2].length === 7))
-    && Array.isArray(v[3]) && v[3].length === 6 && Array.isArray(v[4]) && v[4].length % 9 === 0 && Array.isArray(v[5]) && v[5].length % 2 === 0
-    && typeof v[6] === 'object' && v[6] !== null && typeof v[7] === 'number' && (v[8] === 0 || (Array.isArray(v[8]) && v[8].length === 5));
 }
 
 export type CacheStrategy = 'stat' | 'content';
@@ -324,7 +236,8 @@ export class CheckCache implements ParseCache {
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        out.push(`${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e, this.trustedBefore)))}`);
+        const findings = (e.fresh ? e.findings : e.findings ?? e.row?.[6]) ?? {};
+        out.push(`${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`);
       } else if (e.line !== null) {
         unchangedLines++;
         out.push(`${keyOf(f.path)}\t${e.line}`);
