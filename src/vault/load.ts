@@ -10,6 +10,7 @@ import { readMarkdownFile, type ParseCache, type ParsedFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
 import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
+import { ReusedVaultFile } from './reused.js';
 import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
@@ -31,24 +32,6 @@ function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
     bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
     bodyOffset: p.bodyOffset, meta: p.meta, links, codeRanges: p.scan.codeRanges, position: p.position, lineCount: p.lineCount,
   });
-}
-
-class ReusedVaultFile implements VaultFile {
-  readonly path: string; readonly absPath: string; readonly role: FileRole; readonly stem: string;
-  readonly size: number; readonly mtimeMs: number; readonly mode: number;
-  readonly bom: boolean; readonly crlf: boolean; readonly problem = null; readonly frontmatter: VaultFile['frontmatter'];
-  readonly bodyOffset: number; readonly meta: VaultFile['meta'];
-  constructor(private readonly parsed: ParsedFile, readonly links: readonly Link[]) {
-    const p = parsed;
-    this.path = p.path; this.absPath = p.absPath; this.role = p.role; this.stem = p.stem; this.size = p.size; this.mtimeMs = p.mtimeMs;
-    this.mode = p.mode; this.bom = p.bom; this.crlf = p.crlf; this.frontmatter = p.frontmatter;
-    this.bodyOffset = p.bodyOffset; this.meta = p.meta;
-  }
-  get text(): string { return this.parsed.text; }
-  get bytes(): Uint8Array { return this.parsed.bytes; }
-  get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
-  position(offset: number): ReturnType<VaultFile['position']> { return this.parsed.position(offset); }
-  lineCount(): number { return this.parsed.lineCount(); }
 }
 
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {

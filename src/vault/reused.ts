@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { splitFrontmatter, type CutValue, type Frontmatter, type FrontmatterError, type FrontmatterRecord } from './frontmatter.js';
 import type { FileStat, ParsedFile, ParseRecord } from './file.js';
-import type { FileRole, NoteMeta } from './model.js';
+import type { FileRole, Link, NoteMeta, VaultFile } from './model.js';
 import type { ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type Position } from './text.js';
 
@@ -95,4 +95,23 @@ export class ReusedFile implements ParsedFile {
     const t = this.text;
     return t === '' ? 0 : (this.lineStarts ??= computeLineStarts(t)).length - (t.endsWith('\n') ? 1 : 0);
   }
+}
+
+/** The vault's view of a reused file: the same getters, passed through. */
+export class ReusedVaultFile implements VaultFile {
+  readonly path: string; readonly absPath: string; readonly role: FileRole; readonly stem: string;
+  readonly size: number; readonly mtimeMs: number; readonly mode: number;
+  readonly bom: boolean; readonly crlf: boolean; readonly problem = null; readonly frontmatter: VaultFile['frontmatter'];
+  readonly bodyOffset: number; readonly meta: VaultFile['meta'];
+  constructor(private readonly parsed: ParsedFile, readonly links: readonly Link[]) {
+    const p = parsed;
+    this.path = p.path; this.absPath = p.absPath; this.role = p.role; this.stem = p.stem; this.size = p.size; this.mtimeMs = p.mtimeMs;
+    this.mode = p.mode; this.bom = p.bom; this.crlf = p.crlf; this.frontmatter = p.frontmatter;
+    this.bodyOffset = p.bodyOffset; this.meta = p.meta;
+  }
+  get text(): string { return this.parsed.text; }
+  get bytes(): Uint8Array { return this.parsed.bytes; }
+  get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
+  position(offset: number): ReturnType<VaultFile['position']> { return this.parsed.position(offset); }
+  lineCount(): number { return this.parsed.lineCount(); }
 }
