@@ -16,7 +16,8 @@ import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures } from './signatures.js';
-import { discover } from '../vault/discover.js';
+import { discover, type FolderListing } from '../vault/discover.js';
+import { readFolderListings, writeFolderListings } from './folders.js';
 import { gitChangeOf, provenance } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
 import { mark } from '../util/timing.js';
@@ -96,7 +97,11 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
 }
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
-  const found = discover(root);
+  const cacheMode = !config.guard.cache ? 'off' : (options.cache ?? 'read-write');
+  const listings = cacheMode !== 'off' ? readFolderListings(root) : undefined;
+  const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
+  const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
+  if (record) writeFolderListings(root, record, listings);
   if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime());
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
@@ -108,7 +113,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
   mark('draft checked');
-  const sigs = noteSignatures(root, config, found, { cache: !config.guard.cache ? 'off' : (options.cache ?? 'read-write') });
+  const sigs = noteSignatures(root, config, found, { cache: cacheMode });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   // Sentence views are built only if some note is close enough to be read (most drafts have none).

@@ -27,45 +27,83 @@ export function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-function walk(root: string, skipped: SkippedEntry[]): { path: string; dirent: Dirent }[] {
-  const out: { path: string; dirent: Dirent }[] = [];
+type EntryKind = 'f' | 'd' | 'l' | 'o';
+
+/**
+ * A folder's entries as one run read them (guard keeps them between runs): reused while the folder's
+ * mtime and ctime are unchanged, since adding, removing or renaming an entry changes both. A file
+ * edited in place does not change its folder, which is why guard still compares each note's own stat.
+ */
+export interface FolderListing {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  /** Name, kind ('f' file, 'd' folder, 'l' symbolic link, 'o' other), name, kind, … */
+  readonly entries: readonly string[];
+}
+
+export interface DiscoverOptions {
+  /** Listings from an earlier run: a folder whose times are unchanged is not read again. */
+  readonly listings?: ReadonlyMap<string, FolderListing>;
+  /** Filled with this run's listings, for folders last changed long enough ago to trust (as in git's racy-clean rule). */
+  readonly record?: Map<string, FolderListing>;
+  /** Default 2,000 ms. */
+  readonly racyMarginMs?: number;
+}
+
+const kindOf = (d: Dirent): EntryKind => (d.isDirectory() ? 'd' : d.isFile() ? 'f' : d.isSymbolicLink() ? 'l' : 'o');
+
+function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): { path: string; kind: EntryKind }[] {
+  const out: { path: string; kind: EntryKind }[] = [];
   const stack: string[] = [''];
+  const keepTimes = options.listings !== undefined || options.record !== undefined;
+  const trustedBefore = Date.now() - (options.racyMarginMs ?? 2000);
   while (stack.length) {
     const rel = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(rel ? `${root}${sep}${rel.split('/').join(sep)}` : root, { withFileTypes: true });
-    } catch (e) {
-      if (rel) skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
-      continue;
+    const abs = rel ? `${root}${sep}${rel.split('/').join(sep)}` : root;
+    const st = keepTimes ? statSync(abs, { throwIfNoEntry: false }) : undefined;
+    const known = st ? options.listings?.get(rel) : undefined;
+    let entries: readonly string[];
+    if (known && st && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) {
+      entries = known.entries;
+    } else {
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(abs, { withFileTypes: true });
+      } catch (e) {
+        if (rel) skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+        continue;
+      }
+      const flat: string[] = [];
+      for (const d of dirents) if (!d.name.startsWith('.') && d.name !== 'node_modules') flat.push(d.name, kindOf(d));
+      entries = flat;
     }
-    for (const d of entries) {
-      if (d.name.startsWith('.') || d.name === 'node_modules') continue;
-      const path = rel ? `${rel}/${d.name}` : d.name;
-      if (d.isDirectory()) stack.push(path);
-      else out.push({ path, dirent: d });
+    if (st && options.record && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore) options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
+    for (let i = 0; i + 1 < entries.length; i += 2) {
+      const path = rel ? `${rel}/${entries[i]}` : entries[i]!;
+      const kind = entries[i + 1] as EntryKind;
+      if (kind === 'd') stack.push(path);
+      else out.push({ path, kind });
     }
   }
   return out;
 }
 
-export function discover(root: string): Discovery {
+export function discover(root: string, options: DiscoverOptions = {}): Discovery {
   const realRoot = realpathSync(root);
   const markdown: DiscoveredFile[] = [];
   const other: string[] = [];
   const skipped: SkippedEntry[] = [];
-  const entries = walk(root, skipped);
+  const entries = walk(root, skipped, options);
   const realFiles = new Set<string>();
   const links: typeof entries = [];
   for (const e of entries) {
-    const d = e.dirent;
-    if (d.isSymbolicLink()) { links.push(e); continue; }
-    if (!d.isFile()) continue;
+    if (e.kind === 'l') { links.push(e); continue; }
+    if (e.kind !== 'f') continue;
     const absPath = sep === '/' ? `${root}/${e.path}` : `${root}${sep}${e.path.split('/').join(sep)}`;
     if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, via: null });
     else other.push(e.path);
   }
-  if (links.length) for (const e of entries) if (e.dirent.isFile()) realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
+  if (links.length) for (const e of entries) if (e.kind === 'f') realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
   for (const e of links) {
     const absPath = `${root}${sep}${e.path.split('/').join(sep)}`;
     let real: string;

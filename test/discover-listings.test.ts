@@ -1,0 +1,107 @@
+/**
+ * Discovery with folder listings from an earlier run (what guard keeps) must find exactly what a
+ * fresh walk finds, after any sequence of adds, removals, renames, new folders, symbolic links in
+ * and out of the vault, and edits in place. Property-based (fast-check).
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { discover, type FolderListing } from '../src/vault/discover.js';
+import { guardDraft } from '../src/guard/run.js';
+import { DEFAULT_CONFIG } from '../src/config/defaults.js';
+import { tempDir } from './helpers/run.js';
+
+const MARGIN = 25;
+const sleep = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
+const RUNS = Math.max(20, Math.round(Number(process.env.MEMLINT_PROPERTY_RUNS ?? 1000) / 5));
+
+const FOLDERS = ['', 'a', 'a/b', 'c', '.hidden', 'node_modules'];
+type Op =
+  | { kind: 'write'; folder: number; name: number }
+  | { kind: 'remove'; folder: number; name: number }
+  | { kind: 'rename'; folder: number; name: number; to: number }
+  | { kind: 'mkdir'; folder: number }
+  | { kind: 'rmdir'; folder: number }
+  | { kind: 'link-in'; folder: number; name: number }
+  | { kind: 'link-out'; folder: number; name: number }
+  | { kind: 'wait' };
+
+const folder = fc.nat({ max: FOLDERS.length - 1 });
+const name = fc.nat({ max: 4 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), folder, name }) },
+  fc.record({ kind: fc.constant('remove' as const), folder, name }),
+  fc.record({ kind: fc.constant('rename' as const), folder, name, to: folder }),
+  fc.record({ kind: fc.constant('mkdir' as const), folder }),
+  fc.record({ kind: fc.constant('rmdir' as const), folder }),
+  fc.record({ kind: fc.constant('link-in' as const), folder, name }),
+  fc.record({ kind: fc.constant('link-out' as const), folder, name }),
+  { weight: 2, arbitrary: fc.constant({ kind: 'wait' as const }) },
+);
+
+function apply(root: string, outside: string, o: Op): void {
+  const dir = (f: number): string => join(root, FOLDERS[f]!);
+  const file = (f: number, n: number): string => join(dir(f), n === 4 ? `other-${n}.txt` : `note-${n}.md`);
+  const ensure = (f: number): void => { mkdirSync(dir(f), { recursive: true }); };
+  try {
+    switch (o.kind) {
+      case 'write': ensure(o.folder); writeFileSync(file(o.folder, o.name), `# note ${Date.now()}\n`); break;
+      case 'remove': rmSync(file(o.folder, o.name), { force: true }); break;
+      case 'rename': if (existsSync(file(o.folder, o.name))) { ensure(o.to); renameSync(file(o.folder, o.name), file(o.to, o.name)); } break;
+      case 'mkdir': ensure(o.folder); break;
+      case 'rmdir': if (FOLDERS[o.folder] !== '') rmSync(dir(o.folder), { recursive: true, force: true }); break;
+      case 'link-in': ensure(o.folder); if (existsSync(file(0, 0)) && !existsSync(file(o.folder, o.name))) symlinkSync(file(0, 0), file(o.folder, o.name)); break;
+      case 'link-out': ensure(o.folder); if (!existsSync(file(o.folder, o.name))) symlinkSync(outside, file(o.folder, o.name)); break;
+      case 'wait': sleep(MARGIN + 15); break;
+    }
+  } catch { /* an op that cannot apply (a file where a folder is wanted) is skipped */ }
+}
+
+describe('discovery with folder listings', () => {
+  it(`finds what a fresh walk finds (${RUNS} runs)`, () => {
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
+      const base = tempDir();
+      const root = join(base, 'vault');
+      const outside = join(base, 'outside.md');
+      writeFileSync(outside, 'secret\n');
+      mkdirSync(join(root, 'a', 'b'), { recursive: true });
+      writeFileSync(join(root, 'note-0.md'), 'first\n');
+      let listings: Map<string, FolderListing> | undefined;
+      for (const o of ops) {
+        apply(root, outside, o);
+        const record = new Map<string, FolderListing>();
+        const cached = discover(root, { ...(listings ? { listings } : {}), record, racyMarginMs: MARGIN });
+        expect(cached).toEqual(discover(root));
+        listings = record;
+      }
+      rmSync(base, { recursive: true, force: true });
+    }), { numRuns: RUNS });
+  }, 600_000);
+
+  it('does not record a folder changed within the margin before the walk (racy clean)', () => {
+    const root = join(tempDir(), 'vault');
+    mkdirSync(join(root, 'topic'), { recursive: true });
+    writeFileSync(join(root, 'topic', 'a.md'), 'a\n');
+    const fresh = new Map<string, FolderListing>();
+    discover(root, { record: fresh });
+    expect(fresh.has('topic')).toBe(false);
+    sleep(MARGIN + 15);
+    const aged = new Map<string, FolderListing>();
+    discover(root, { record: aged, racyMarginMs: MARGIN });
+    expect(aged.get('topic')?.entries).toEqual(['a.md', 'f']);
+  });
+
+  it('guard sees a note added to a folder it has listed before', () => {
+    const root = join(tempDir(), 'vault');
+    mkdirSync(join(root, 'topic'), { recursive: true });
+    writeFileSync(join(root, 'MEMORY.md'), '- [a](topic/a.md)\n');
+    writeFileSync(join(root, 'topic', 'a.md'), '---\nname: a\ndescription: d\ntype: user\n---\nDeploy with the blue pipeline every Friday after the tests pass.\n');
+    const draft = '---\nname: b\ndescription: d\ntype: user\n---\nAlways run the database migrations by hand before the weekly deploy, never from CI.\n';
+    expect(guardDraft(root, DEFAULT_CONFIG, draft, { targetPath: 'topic/new.md' }).verdict).toBe('ok');
+    writeFileSync(join(root, 'topic', 'c.md'), draft.replace('name: b', 'name: c'));
+    const r = guardDraft(root, DEFAULT_CONFIG, draft, { targetPath: 'topic/new.md' });
+    expect(r.verdict).toBe('refuse');
+    expect(r.matches.map((m) => m.path)).toContain('topic/c.md');
+  });
+});
