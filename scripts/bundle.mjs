@@ -5,7 +5,14 @@
 // required only by the commands that use them. The library (dist/index.js) stays unbundled tsc output.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Caches are keyed by the version and this hash of the sources (src/version.ts, CACHE_KEY).
+const sources = readdirSync('src', { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort();
+const buildHash = createHash('sha1');
+for (const f of sources) buildHash.update(f).update('\0').update(readFileSync(join('src', f))).update('\0');
+const buildId = buildHash.digest('hex').slice(0, 12);
 
 rmSync('dist/bin', { recursive: true, force: true });
 await build({
@@ -22,7 +29,7 @@ await build({
   // import() becomes require(): a script run through vm.Script has no loader for import(), and
   // every external here ships CommonJS.
   supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__memlintUrl' },
+  define: { 'import.meta.url': '__memlintUrl', __MEMLINT_BUILD_ID__: JSON.stringify(buildId) },
   banner: { js: "const __memlintUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });

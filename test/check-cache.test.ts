@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECK_CACHE_FILE } from '../src/cache/check-cache.js';
 import { checkVault, type CheckResult } from '../src/check.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
+import { VERSION } from '../src/version.js';
 import type { Config } from '../src/config/schema.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
@@ -240,6 +241,10 @@ describe('check --cache gives the answer check gives', () => {
       expect(r.code).toBe(plain.code);
       expect(JSON.parse(r.stdout).findings).toEqual(JSON.parse(plain.stdout).findings);
     }
+    // The binary keys its caches by version and a hash of its sources: a rebuilt binary of the same
+    // version never reads findings an older build wrote.
+    const header = JSON.parse(readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8').split('\n')[0]!) as { version: string };
+    expect(header.version).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}\\+[0-9a-f]{12}$`));
     const after = snapshotTree(dir);
     const added = [...after.keys()].filter((k) => !before.has(k));
     expect(added.sort()).toEqual(['.memlint/', '.memlint/cache/', '.memlint/cache/.gitignore', `.memlint/cache/${basename(CHECK_CACHE_FILE)}`]);

@@ -21,7 +21,7 @@ import { ensureCacheDir } from '../util/cache-dir.js';
 import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
 import type { FileRole, Link, Vault, VaultFile } from '../vault/model.js';
 import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
-import { VERSION } from '../version.js';
+import { CACHE_KEY } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 const MAGIC = 'memlint-check-cache-1';
@@ -90,7 +90,7 @@ export class CheckCache implements ParseCache {
 
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
-    const header: Header = { magic: MAGIC, version: VERSION, config: configKey(config), kind: '', shape: '' };
+    const header: Header = { magic: MAGIC, version: CACHE_KEY, config: configKey(config), kind: '', shape: '' };
     const lines = new Map<string, string>();
     let text: string;
     try {
@@ -101,7 +101,7 @@ export class CheckCache implements ParseCache {
     const firstBreak = text.indexOf('\n');
     let old: Partial<Header> = {};
     try { old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>; } catch { /* corrupt: rebuilt */ }
-    if (old.magic !== MAGIC || old.version !== VERSION || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, options);
+    if (old.magic !== MAGIC || old.version !== CACHE_KEY || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
     let at = firstBreak + 1;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { ensureCacheDir } from '../util/cache-dir.js';
-import { VERSION } from '../version.js';
+import { CACHE_KEY } from '../version.js';
 import { PERMUTATIONS } from '../consolidate/minhash.js';
 
 export interface NoteMetaLite { readonly name: string | null; readonly type: string | null; readonly modified: string | null; readonly origin: string | null }
@@ -86,7 +86,7 @@ export function readCache(vaultRoot: string): SignatureTable | null {
   try {
     const headerLen = buf.readUInt32LE(0);
     const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLen)) as Header;
-    if (header.magic !== MAGIC || header.version !== VERSION || header.perms !== PERMUTATIONS) return null;
+    if (header.magic !== MAGIC || header.version !== CACHE_KEY || header.perms !== PERMUTATIONS) return null;
     const n = header.count;
     let at = align8(4 + headerLen);
     // Typed arrays need 8-byte alignment: use the read buffer as is when it has it, else copy once.
@@ -119,7 +119,7 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   for (const note of notes) total += PERMUTATIONS + note.shingles.length;
   const paths = Buffer.from(notes.map((x) => x.path).join('\0'), 'utf8');
   const metas = Buffer.from(notes.map((x) => JSON.stringify(x.meta()).replace(/\0/g, '')).join('\0'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: VERSION, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length } satisfies Header));
+  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: CACHE_KEY, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length } satisfies Header));
   let at = align8(4 + header.length);
   const numbersStart = at;
   at += n * 8 * 2 + n * 4 * 2;

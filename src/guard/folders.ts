@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { ensureCacheDir } from '../util/cache-dir.js';
 import type { FolderListing } from '../vault/discover.js';
-import { VERSION } from '../version.js';
+import { CACHE_KEY } from '../version.js';
 
 export const FOLDERS_FILE = join('.memlint', 'cache', 'folders-v1.json');
 const MAGIC = 'memlint-folders-1';
@@ -16,7 +16,7 @@ const MAGIC = 'memlint-folders-1';
 export function readFolderListings(vaultRoot: string): Map<string, FolderListing> | undefined {
   try {
     const data = JSON.parse(readFileSync(join(vaultRoot, FOLDERS_FILE), 'utf8')) as { magic?: unknown; version?: unknown; folders?: unknown };
-    if (data.magic !== MAGIC || data.version !== VERSION || typeof data.folders !== 'object' || data.folders === null) return undefined;
+    if (data.magic !== MAGIC || data.version !== CACHE_KEY || typeof data.folders !== 'object' || data.folders === null) return undefined;
     const out = new Map<string, FolderListing>();
     for (const [rel, v] of Object.entries(data.folders as Record<string, unknown>)) {
       if (!Array.isArray(v) || v.length !== 3 || typeof v[0] !== 'number' || typeof v[1] !== 'number' || !Array.isArray(v[2])) return undefined;
@@ -42,6 +42,6 @@ export function writeFolderListings(vaultRoot: string, listings: ReadonlyMap<str
   try {
     const file = join(vaultRoot, FOLDERS_FILE);
     ensureCacheDir(dirname(file));
-    writeFileAtomic(file, JSON.stringify({ magic: MAGIC, version: VERSION, folders }), 0o644, { durable: false });
+    writeFileAtomic(file, JSON.stringify({ magic: MAGIC, version: CACHE_KEY, folders }), 0o644, { durable: false });
   } catch { /* answer without caching */ }
 }
