@@ -2,7 +2,7 @@
 // hook and guard call is a new process, and this start-up path measured fastest (BENCHMARKS.md):
 // guard at 1k notes 123 ms as ESM chunks, 114 ms as one CommonJS bundle, 101 ms with the code cache.
 // The SDKs (model judges, MCP) and zod, which they share with memlint, stay in node_modules and are
-// required only by the commands that use them. The library (dist/index.js) stays unbundled tsc output.
+// required only by the commands that use them. The library (dist/lib/index.js) stays unbundled tsc output.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,5 +161,14 @@ describe('the binary\'s V8 code cache (dist/bin/load.cjs)', () => {
       expect(again.stdout).toBe(plain.stdout);
       expect(readFileSync(join(binDir, file!)).length).toBeGreaterThan(1000);
     }
+  });
+});
+
+describe('the package as installed', () => {
+  it('the library resolves through package exports (ESM in dist/lib) beside the CommonJS bin', () => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('memlint'); console.log(typeof m.checkVault, typeof m.loadVault, m.VERSION)"], { cwd: process.cwd(), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(`function function ${VERSION}`);
+    expect(readFileSync(join(process.cwd(), 'dist', 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 });

@@ -9,10 +9,10 @@ import { generateVault, rng } from './generate.mjs';
 const require = createRequire(import.meta.url);
 const Minhash = require('minhash/src/minhash.js');
 const LshIndex = require('minhash/src/lsh.js');
-const { loadVault } = await import('../../dist/vault/load.js');
-const { DEFAULT_CONFIG } = await import('../../dist/config/defaults.js');
-const { statedText, tokens, shingles } = await import('../../dist/consolidate/text.js');
-const { signature, hashSet, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/consolidate/minhash.js');
+const { loadVault } = await import('../../dist/lib/vault/load.js');
+const { DEFAULT_CONFIG } = await import('../../dist/lib/config/defaults.js');
+const { statedText, tokens, shingles } = await import('../../dist/lib/consolidate/text.js');
+const { signature, hashSet, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/lib/consolidate/minhash.js');
 
 const n = Number(process.argv[2] ?? 10000);
 const plantedCount = Number(process.argv[3] ?? 200);
