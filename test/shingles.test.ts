@@ -26,3 +26,23 @@ describe('shingleHashes', () => {
     for (const f of files) same(readFileSync(f, 'utf8'));
   });
 });
+
+describe('tokens', () => {
+  // The reference: the Unicode-property regex on the NFKC form, for every text.
+  const TOKEN = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+  const reference = (text: string): string[] => (text.normalize('NFKC').toLowerCase().match(TOKEN) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
+
+  it('the ASCII fast path gives the tokens the Unicode regex gives, on random ASCII text', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'aZ09 _.,\'-\n\t!?#`*[]()1,000.5:;/\\|é中'.split('')), maxLength: 200 }), (t) => {
+      expect(tokens(t)).toEqual(reference(t));
+    }), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (t) => { expect(tokens(t)).toEqual(reference(t)); }), { numRuns: 2000 });
+  });
+
+  it.skipIf(!hasCorpus)('… and on every corpus file', () => {
+    for (const f of markdownFilesUnder(CORPUS)) {
+      const text = readFileSync(f, 'utf8');
+      expect(tokens(text)).toEqual(reference(text));
+    }
+  });
+});

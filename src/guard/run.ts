@@ -133,12 +133,13 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= 0.05) candidates.push(n);
   const before = new Map<string, number>();
   for (const n of candidates) {
-    // Same `name`: an update, not a duplicate. Checked after the cheap estimate: meta() decodes.
-    if (name && n.meta().name?.trim() === name) continue;
     const j = jaccard(draftHashes, n.shingles);
     const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
     const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
     if (similarity < 0.1) continue;
+    // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
+    // arrays) because meta() decodes JSON, and most candidates stop above.
+    if (name && n.meta().name?.trim() === name) continue;
     let conflict: GuardMatch['conflict'];
     // Reading a note is the expensive part: only notes close enough to share a subject.
     const note = similarity >= 0.2 ? readNote(config, root, n.path) : null;
