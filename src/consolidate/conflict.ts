@@ -110,12 +110,26 @@ function viewClause(raw: string): ClauseView {
   return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools) };
 }
 
+/** The cue patterns for one tool name, compiled once per process (guard and consolidate view thousands of clauses). */
+interface ToolCues { readonly used: RegExp; readonly rejectedAfter: RegExp; readonly rejectedBefore: RegExp }
+const cueCache = new Map<string, ToolCues>();
+
+function cuesFor(t: string): ToolCues {
+  let c = cueCache.get(t);
+  if (!c) {
+    c = {
+      used: new RegExp(`\\b(?:use|uses|using|used|run|runs|running|with|via|prefer|prefers|choose|chooses|pick|install|installs|adopt|on|in)\\s+(?:[\\w.-]+\\s+){0,2}${t}\\b|^${t}\\b|\\b${t}\\s+(?:for|to|is used)\\b|\\bto\\s+${t}\\b`),
+      rejectedAfter: new RegExp(`\\b(?:replaced|from|instead of|dropped|removed)\\s+(?:the\\s+)?${t}\\b|\\b(?:never|don't|do not|not|no longer|avoid|stop)\\s+(?:[\\w-]+\\s+){0,2}${t}\\b`),
+      rejectedBefore: new RegExp(`\\b${t}\\b[^.;]*?\\b(?:was|is|were|are|has been)\\s+(?:now\\s+)?(?:removed|dropped|gone|deprecated|retired|not installed|replaced)`),
+    };
+    cueCache.set(t, c);
+  }
+  return c;
+}
+
 function usedTools(lower: string, tools: ReadonlySet<string>): ReadonlySet<string> {
   const used = new Set<string>();
-  for (const t of tools) {
-    const cue = new RegExp(`\\b(?:use|uses|using|used|run|runs|running|with|via|prefer|prefers|choose|chooses|pick|install|installs|adopt|on|in)\\s+(?:[\\w.-]+\\s+){0,2}${t}\\b|^${t}\\b|\\b${t}\\s+(?:for|to|is used)\\b|\\bto\\s+${t}\\b`);
-    if (cue.test(lower)) used.add(t);
-  }
+  for (const t of tools) if (cuesFor(t).used.test(lower)) used.add(t);
   return used;
 }
 
@@ -123,9 +137,8 @@ function usedTools(lower: string, tools: ReadonlySet<string>): ReadonlySet<strin
 function oldTools(lower: string, tools: ReadonlySet<string>): ReadonlySet<string> {
   const old = new Set<string>();
   for (const t of tools) {
-    const after = new RegExp(`\\b(?:replaced|from|instead of|dropped|removed)\\s+(?:the\\s+)?${t}\\b|\\b(?:never|don't|do not|not|no longer|avoid|stop)\\s+(?:[\\w-]+\\s+){0,2}${t}\\b`).test(lower);
-    const before = new RegExp(`\\b${t}\\b[^.;]*?\\b(?:was|is|were|are|has been)\\s+(?:now\\s+)?(?:removed|dropped|gone|deprecated|retired|not installed|replaced)`).test(lower);
-    if (after || before) old.add(t);
+    const c = cuesFor(t);
+    if (c.rejectedAfter.test(lower) || c.rejectedBefore.test(lower)) old.add(t);
   }
   return old;
 }
