@@ -3,11 +3,12 @@
  * fresh walk finds, after any sequence of adds, removals, renames, new folders, symbolic links in
  * and out of the vault, and edits in place. Property-based (fast-check).
  */
-import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { discover, type FolderListing } from '../src/vault/discover.js';
+import { FOLDERS_FILE, readFolderListings, writeFolderListings } from '../src/guard/folders.js';
 import { guardDraft } from '../src/guard/run.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { tempDir } from './helpers/run.js';
@@ -90,6 +91,23 @@ describe('discovery with folder listings', () => {
     const aged = new Map<string, FolderListing>();
     discover(root, { record: aged, racyMarginMs: MARGIN });
     expect(aged.get('topic')?.entries).toEqual(['a.md', 'f']);
+  });
+
+  it('survive the round trip through the cache file, and a damaged file is ignored', () => {
+    const root = join(tempDir(), 'vault');
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    for (const f of ['x.md', 'a/y.md', 'a/b/z.txt', 'a/name with\nnewline.md']) writeFileSync(join(root, f), 'n\n');
+    symlinkSync(join(root, 'x.md'), join(root, 'a', 'link.md'));
+    sleep(MARGIN + 15);
+    const record = new Map<string, FolderListing>();
+    discover(root, { record, racyMarginMs: MARGIN });
+    expect(record.size).toBe(3);
+    writeFolderListings(root, record, undefined);
+    expect(readFolderListings(root)).toEqual(record);
+    writeFileSync(join(root, FOLDERS_FILE), readFileSync(join(root, FOLDERS_FILE), 'utf8').replace(/"[fdlo]+"/, '"fz"'));
+    expect(readFolderListings(root)).toBeUndefined();
+    writeFileSync(join(root, FOLDERS_FILE), '{not json');
+    expect(readFolderListings(root)).toBeUndefined();
   });
 
   it('guard sees a note added to a folder it has listed before', () => {

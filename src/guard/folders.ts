@@ -11,7 +11,8 @@ import type { FolderListing } from '../vault/discover.js';
 import { CACHE_KEY } from '../version.js';
 
 export const FOLDERS_FILE = join('.memlint', 'cache', 'folders-v1.json');
-const MAGIC = 'memlint-folders-1';
+const MAGIC = 'memlint-folders-2';
+const KINDS = /^[fdlo]*$/;
 
 export function readFolderListings(vaultRoot: string): Map<string, FolderListing> | undefined {
   try {
@@ -19,10 +20,14 @@ export function readFolderListings(vaultRoot: string): Map<string, FolderListing
     if (data.magic !== MAGIC || data.version !== CACHE_KEY || typeof data.folders !== 'object' || data.folders === null) return undefined;
     const out = new Map<string, FolderListing>();
     for (const [rel, v] of Object.entries(data.folders as Record<string, unknown>)) {
-      if (!Array.isArray(v) || v.length !== 3 || typeof v[0] !== 'number' || typeof v[1] !== 'number' || !Array.isArray(v[2])) return undefined;
-      const entries = v[2] as unknown[];
-      if (entries.length % 2 !== 0 || !entries.every((e, i) => typeof e === 'string' && (i % 2 === 0 || /^[fdlo]$/.test(e)))) return undefined;
-      out.set(rel, { mtimeMs: v[0], ctimeMs: v[1], entries: entries as string[] });
+      // [mtime, ctime, names joined by NUL (no file name holds one), one kind letter per name]
+      if (!Array.isArray(v) || v.length !== 4 || typeof v[0] !== 'number' || typeof v[1] !== 'number' || typeof v[2] !== 'string' || typeof v[3] !== 'string') return undefined;
+      const kinds = v[3];
+      const names = kinds.length === 0 ? [] : v[2].split('\0');
+      if (names.length !== kinds.length || !KINDS.test(kinds)) return undefined;
+      const entries: string[] = new Array<string>(names.length * 2);
+      for (let i = 0; i < names.length; i++) { entries[2 * i] = names[i]!; entries[2 * i + 1] = kinds[i]!; }
+      out.set(rel, { mtimeMs: v[0], ctimeMs: v[1], entries });
     }
     return out;
   } catch {
@@ -37,8 +42,13 @@ export function writeFolderListings(vaultRoot: string, listings: ReadonlyMap<str
     return b !== undefined && b.mtimeMs === l.mtimeMs && b.ctimeMs === l.ctimeMs && b.entries === l.entries; // reused: the same array
   };
   if (before && before.size === listings.size && [...listings].every(([rel, l]) => same(rel, l))) return;
-  const folders: Record<string, [number, number, readonly string[]]> = {};
-  for (const [rel, l] of listings) folders[rel] = [l.mtimeMs, l.ctimeMs, l.entries];
+  const folders: Record<string, [number, number, string, string]> = {};
+  for (const [rel, l] of listings) {
+    const names: string[] = [];
+    let kinds = '';
+    for (let i = 0; i + 1 < l.entries.length; i += 2) { names.push(l.entries[i]!); kinds += l.entries[i + 1]!; }
+    folders[rel] = [l.mtimeMs, l.ctimeMs, names.join('\0'), kinds];
+  }
   try {
     const file = join(vaultRoot, FOLDERS_FILE);
     ensureCacheDir(dirname(file));

@@ -29,6 +29,8 @@ export function isInside(root: string, candidate: string): boolean {
 
 type EntryKind = 'f' | 'd' | 'l' | 'o';
 
+const MARKDOWN = /\.md$/i;
+
 /**
  * A folder's entries as one run read them (guard keeps them between runs): reused while the folder's
  * mtime and ctime are unchanged, since adding, removing or renaming an entry changes both. A file
@@ -100,7 +102,7 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
     if (e.kind === 'l') { links.push(e); continue; }
     if (e.kind !== 'f') continue;
     const absPath = sep === '/' ? `${root}/${e.path}` : `${root}${sep}${e.path.split('/').join(sep)}`;
-    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, via: null });
+    if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: null });
     else other.push(e.path);
   }
   if (links.length) for (const e of entries) if (e.kind === 'f') realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
@@ -125,7 +127,7 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
       skipped.push({ path: e.path, reason: 'symlink-duplicate', detail: `symbolic link to ${real.slice(realRoot.length + 1).split(sep).join('/')}, read once under its own name` });
       continue;
     }
-    if (e.path.toLowerCase().endsWith('.md')) markdown.push({ path: e.path, absPath, via: 'symlink' });
+    if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: 'symlink' });
     else other.push(e.path);
   }
   const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

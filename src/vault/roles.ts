@@ -14,8 +14,7 @@ export function detectKind(files: readonly DiscoveredFile[], read: (f: Discovere
   const stores = files.filter((f) => HERMES_STORES.has(f.path));
   if (stores.length === 0) return 'claude';
   if (stores.some((f) => hasSeparatorLine(read(f)))) return 'hermes';
-  const others = files.filter((f) => !HERMES_STORES.has(f.path));
-  return stores.length === 2 && others.length === 0 ? 'hermes' : 'claude';
+  return stores.length === 2 && files.length === 2 ? 'hermes' : 'claude';
 }
 
 /** The role of a file by its path, or 'ignored' when config says it is not a note. */
