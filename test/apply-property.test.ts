@@ -12,7 +12,7 @@ import { planApply } from '../src/apply/plan.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { fileSha, manifestOf } from '../src/consolidate/run.js';
 import type { Proposal, ProposalItem } from '../src/proposal/schema.js';
-import { sha256Hex } from '../src/vault/hermes.js';
+import { sha256Hex } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';
 import { tempDir } from './helpers/run.js';
 import { expectSameTree, snapshotTree } from './helpers/snapshot.js';

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../util/atomic.js';
-import { sha256Hex } from '../vault/hermes.js';
+import { sha256Hex } from '../util/digest.js';
 import { inGitWorkTree, snapshot } from './git.js';
 import { Lock, RunStore, StateError, writeStep, type ChangeRecord, type JournalRecord } from './journal.js';
 import type { FileChange, ItemOutcome } from './plan.js';

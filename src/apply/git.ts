@@ -2,13 +2,11 @@
  * Snapshot commits of the vault under refs/memlint/runs/<run-id>/{pre,post}, made with a temporary
  * index: branches, HEAD, the real index and the stash are never touched, and nothing is cleaned.
  */
-import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runGit } from '../util/git.js';
 
-function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
-}
+const git = (cwd: string, args: string[], env?: NodeJS.ProcessEnv): string => runGit(cwd, args, env ? { env } : {}).trim();
 
 export function inGitWorkTree(dir: string): boolean {
   try { return git(dir, ['rev-parse', '--is-inside-work-tree']) === 'true'; } catch { return false; }

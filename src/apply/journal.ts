@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from '../vault/hermes.js';
+import { sha256Hex } from '../util/digest.js';
 import { writeFileAtomic, fsyncDir } from '../util/atomic.js';
 import { MemlintError } from '../util/errors.js';
 

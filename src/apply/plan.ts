@@ -6,7 +6,8 @@
 import { buildCatalogFromNotes } from '../catalog/build.js';
 import { fileSha, manifestOf } from '../consolidate/run.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
-import { parseEntryPath, rewriteStore, sha256Hex } from '../vault/hermes.js';
+import { sha256Hex } from '../util/digest.js';
+import { parseEntryPath, rewriteStore } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';

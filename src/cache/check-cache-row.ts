@@ -1,6 +1,7 @@
 /** The line format of the check cache (check-cache.ts): one JSON array per file, ASCII only. */
 import type { Config } from '../config/schema.js';
 import type { Finding } from '../rules/types.js';
+import { settledBefore } from '../util/cache-dir.js';
 import { sha1Base64 } from '../util/digest.js';
 import type { FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileStat, ParseRecord } from '../vault/file.js';
@@ -47,7 +48,7 @@ export function encodeFile(f: VaultFile, digest: string, stat: FileStat | undefi
 }
 
 export function isTrusted(st: FileStat, trustedBefore: number): st is FileStat & { ctimeMs: number; ino: number } {
-  return st.ctimeMs !== undefined && st.ino !== undefined && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore;
+  return st.ctimeMs !== undefined && st.ino !== undefined && settledBefore({ mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }, trustedBefore);
 }
 
 export function decodeLinks(flat: readonly (string | number)[]): Link[] {

@@ -11,13 +11,12 @@
  * record as JSON. Lines of unchanged files are written back as they were read.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
-import { writeFileAtomic } from '../util/atomic.js';
 import { sha1Base64 } from '../util/digest.js';
-import { ensureCacheDir } from '../util/cache-dir.js';
+import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
 import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
 import type { FileRole, Link, Vault, VaultFile } from '../vault/model.js';
 import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
@@ -28,12 +27,6 @@ const MAGIC = 'memlint-check-cache-1';
 
 interface Header { magic: string; version: string; config: string; kind: string; shape: string }
 
-/**
- * A record's stat is trusted only for a file last changed this long before it was read: a change
- * made within the file system's timestamp granularity of the read would leave size and mtime
- * alike (git's "racy clean" problem). Such a file is read and hashed again on the next run.
- */
-const RACY_MS = 2000;
 
 interface Entry {
   /** The record as read from disk, until parsed. */
@@ -80,7 +73,9 @@ export class CheckCache implements ParseCache {
 
   private constructor(file: string, header: Header, lines: Map<string, string>, stale: boolean, options: CheckCacheOptions) {
     this.trustStat = (options.strategy ?? 'stat') === 'stat';
-    this.trustedBefore = Date.now() - (options.racyMarginMs ?? RACY_MS);
+    // A record's stat is trusted only for a file last changed a margin before it was read (racy clean):
+    // a file changed within it is read and hashed again on the next run.
+    this.trustedBefore = trustedBefore(options.racyMarginMs);
     this.file = file;
     this.header = header;
     this.stale = stale;
@@ -247,8 +242,7 @@ export class CheckCache implements ParseCache {
     if (unchangedLines !== this.linesRead) changed = true;
     if (!changed) return;
     try {
-      ensureCacheDir(dirname(this.file));
-      writeFileAtomic(this.file, `${out.join('\n')}\n`, undefined, { durable: false });
+      writeCacheFile(this.file, `${out.join('\n')}\n`);
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.
     }

@@ -1,5 +1,4 @@
 /** `memlint hook install`: a git pre-commit hook that runs check when memory files are staged. */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { cliPath } from '../util/package-root.js';
@@ -7,12 +6,11 @@ import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { UsageError, VaultError } from '../util/errors.js';
+import { runGit } from '../util/git.js';
 
 export const HOOK_MARKER = '# memlint pre-commit hook';
 
-function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-}
+const git = (cwd: string, args: string[]): string => runGit(cwd, args).trim();
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 

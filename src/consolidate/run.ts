@@ -1,7 +1,7 @@
 /** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
 import { notesUnderRules } from '../rules/shared.js';
 import type { Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
-import { sha256Hex } from '../vault/hermes.js';
+import { sha256Hex } from '../util/digest.js';
 import { gitHistory, provenance } from '../vault/history.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { VERSION } from '../version.js';

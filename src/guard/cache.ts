@@ -7,9 +7,8 @@
  * size and mtime; a corrupt file or one from another version is rebuilt.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic.js';
-import { ensureCacheDir } from '../util/cache-dir.js';
+import { join } from 'node:path';
+import { writeCacheFile } from '../util/cache-dir.js';
 import { CACHE_KEY } from '../version.js';
 import { PERMUTATIONS } from '../consolidate/minhash.js';
 
@@ -144,6 +143,5 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   paths.copy(out, wordsStart + total * 4);
   metas.copy(out, wordsStart + total * 4 + paths.length);
   const file = join(vaultRoot, CACHE_FILE);
-  ensureCacheDir(dirname(file));
-  writeFileAtomic(file, out, 0o644, { durable: false });
+  writeCacheFile(file, out);
 }

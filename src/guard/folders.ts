@@ -4,9 +4,8 @@
  * changed (vault/discover.ts says why that is safe). Corrupt or foreign: ignored and rewritten.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic.js';
-import { ensureCacheDir } from '../util/cache-dir.js';
+import { join } from 'node:path';
+import { writeCacheFile } from '../util/cache-dir.js';
 import type { FolderListing } from '../vault/discover.js';
 import { CACHE_KEY } from '../version.js';
 
@@ -51,7 +50,6 @@ export function writeFolderListings(vaultRoot: string, listings: ReadonlyMap<str
   }
   try {
     const file = join(vaultRoot, FOLDERS_FILE);
-    ensureCacheDir(dirname(file));
-    writeFileAtomic(file, JSON.stringify({ magic: MAGIC, version: CACHE_KEY, folders }), 0o644, { durable: false });
+    writeCacheFile(file, JSON.stringify({ magic: MAGIC, version: CACHE_KEY, folders }));
   } catch { /* answer without caching */ }
 }

@@ -1,6 +1,6 @@
 /** Runs rules over a vault: severities from config, crashes contained, output sorted. */
 import type { Severity } from '../config/schema.js';
-import { sha256Hex } from '../vault/hermes.js';
+import { sha256Hex } from '../util/digest.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import type { Finding, Report, Rule } from './types.js';
 import { mark } from '../util/timing.js';

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
+import { settledBefore, trustedBefore } from '../util/cache-dir.js';
 import type { SkippedEntry } from './model.js';
 
 export interface DiscoveredFile {
@@ -58,7 +59,7 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): 
   const out: { path: string; kind: EntryKind }[] = [];
   const stack: string[] = [''];
   const keepTimes = options.listings !== undefined || options.record !== undefined;
-  const trustedBefore = Date.now() - (options.racyMarginMs ?? 2000);
+  const before = trustedBefore(options.racyMarginMs);
   while (stack.length) {
     const rel = stack.pop()!;
     const abs = rel ? `${root}${sep}${rel.split('/').join(sep)}` : root;
@@ -79,7 +80,7 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): 
       for (const d of dirents) if (!d.name.startsWith('.') && d.name !== 'node_modules') flat.push(d.name, kindOf(d));
       entries = flat;
     }
-    if (st && options.record && st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore) options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
+    if (st && options.record && settledBefore(st, before)) options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
     for (let i = 0; i + 1 < entries.length; i += 2) {
       const path = rel ? `${rel}/${entries[i]}` : entries[i]!;
       const kind = entries[i + 1] as EntryKind;

@@ -31,7 +31,6 @@ export function splitEntries(text: string): { text: string; offset: number }[] {
   return out;
 }
 
-export { sha256Hex };
 
 export function readStore(file: VaultFile, maxChars: number): HermesStore {
   const entries: HermesEntry[] = splitEntries(file.text).map((e, i) => ({

@@ -1,9 +1,8 @@
 /** When and by whom each note last changed: front matter first, then git (one `git log`), then mtime. */
 
-/** child_process is loaded on first use, not at import: guard imports this module and rarely runs git. */
-function git(root: string, args: readonly string[], timeout: number): string {
-  return process.getBuiltinModule('node:child_process').execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout, maxBuffer: 256 * 1024 * 1024 });
-}
+import { runGit } from '../util/git.js';
+
+const git = (root: string, args: readonly string[], timeout: number): string => runGit(root, args, { timeout });
 
 export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
 
