@@ -87,6 +87,7 @@ function indexJson(info: IndexInfo | null): Record<string, unknown> | null {
     bytes: info.bytes,
     maxLines: info.maxLines,
     maxBytes: info.maxBytes,
+    measure: info.measure,
     loadedLines: info.loadedLines,
     lostEntries: info.lostEntries.map((e) => ({ line: e.line, target: e.target, text: e.text })),
   };

@@ -81,7 +81,14 @@ export interface IndexInfo {
   readonly bytes: number;
   readonly maxLines: number;
   readonly maxBytes: number;
+  /** The unit of `bytes`/`maxBytes`: UTF-16 code units (Claude Code's `.length`) or UTF-8 bytes. */
+  readonly measure: 'utf16' | 'utf8';
+  /** Lines of the trimmed text the harness loads whole (`lines` counts the trimmed text too). */
   readonly loadedLines: number;
+  /** Whether the harness cuts anything. */
+  readonly truncated: boolean;
+  /** File line of the first line not loaded whole, or null. */
+  readonly cutLine: number | null;
   readonly entries: readonly IndexEntry[];
   readonly lostEntries: readonly IndexEntry[];
 }
