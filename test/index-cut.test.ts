@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { Config } from '../src/config/schema.js';
-import { harnessCut, readIndex } from '../src/vault/index-file.js';
+import { harnessCut } from '../src/vault/index-file.js';
 import { vaultFromText } from '../src/vault/memory.js';
 import type { IndexInfo } from '../src/vault/model.js';
 import { truncateEntrypointContent } from './reference/claude-memdir.js';
