@@ -113,9 +113,13 @@ export interface HermesEntry {
 
 export interface HermesStore {
   readonly file: string;
+  /** Hermes' `_char_count`: code points of the loaded (deduplicated) entries joined by "\n§\n". */
   readonly chars: number;
   readonly maxChars: number;
+  /** Every non-empty entry in file order, duplicates included (entry numbers address these). */
   readonly entries: readonly HermesEntry[];
+  /** How many entries Hermes holds after loading (duplicates dropped). */
+  readonly loadedEntries: number;
 }
 
 export interface Vault {
