@@ -4,11 +4,15 @@
  * tests/tools/test_memory_tool.py, the reading edge cases (universal newlines, BOM, Python's
  * white space, code points) and 300 random stores.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { loadedEntries, rewriteStore, splitEntries } from '../src/vault/hermes.js';
+import { loadVault } from '../src/vault/load.js';
 import { vaultFromText } from '../src/vault/memory.js';
+import { CORPUS, hasCorpus } from './helpers/corpus.js';
 
 interface Case { name: string; text: string; entries: string[]; chars: number }
 const CASES: Case[] = JSON.parse(readFileSync('test/data/hermes-store-cases.json', 'utf8'));
@@ -63,5 +67,22 @@ describe('rewriting a store addresses the entries Hermes reads', () => {
   it('keeps CRLF separators of the entries it keeps', () => {
     expect(rewriteStore('a\r\n§\r\nb\r\n§\r\nc\r\n', new Set([2]), new Map())).toBe('a\r\n§\r\nc\r\n');
     expect(rewriteStore('a\r\n§\r\nb\r\n', new Set(), new Map([[2, ' B ']]))).toBe('a\r\n§\r\nB\r\n');
+  });
+});
+
+describe.skipIf(!hasCorpus)('the real Hermes stores of the corpus', () => {
+  interface Row { path: string; sha256: string; entries: number; chars: number }
+  const rows: Row[] = JSON.parse(readFileSync('test/data/hermes-store-corpus.json', 'utf8'));
+  it('count as Python counts them (test/data/hermes-store-corpus.json)', () => {
+    const got: Row[] = [];
+    for (const r of rows) {
+      const abs = join(CORPUS, 'hermes', r.path);
+      const bytes = readFileSync(abs);
+      expect(createHash('sha256').update(bytes).digest('hex'), `${r.path} changed: regenerate the expected counts`).toBe(r.sha256);
+      const vault = loadVault(dirname(abs), { config: DEFAULT_CONFIG, kind: 'hermes' });
+      const s = vault.stores.find((x) => x.file === r.path.split('/').pop())!;
+      got.push({ ...r, entries: s.loadedEntries, chars: s.chars });
+    }
+    expect(got).toEqual(rows);
   });
 });

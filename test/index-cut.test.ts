@@ -2,6 +2,8 @@
  * memlint's MEMORY.md cut against Claude Code's own function (test/reference/claude-memdir.ts, a
  * transcription of `truncateEntrypointContent`): the edge cases of issue 13, then random indexes.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
@@ -9,6 +11,7 @@ import type { Config } from '../src/config/schema.js';
 import { harnessCut } from '../src/vault/index-file.js';
 import { vaultFromText } from '../src/vault/memory.js';
 import type { IndexInfo } from '../src/vault/model.js';
+import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { truncateEntrypointContent } from './reference/claude-memdir.js';
 
 const BUDGET = { maxLines: 200, maxBytes: 25_000 };
@@ -177,5 +180,13 @@ describe('differential: random indexes against the reference', () => {
         return `${out.join('\n')}\n`;
       });
     fc.assert(fc.property(near, (raw) => { expectAgreement(raw); }), { numRuns: 200 });
+  });
+});
+
+describe.skipIf(!hasCorpus)('the real indexes of the corpus', () => {
+  it('agree with the reference on every claude vault index', () => {
+    const files = corpusVaults('claude').map((v) => join(v, 'MEMORY.md')).filter((f) => existsSync(f));
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) expectAgreement(readFileSync(f, 'utf8'));
   });
 });

@@ -8,7 +8,10 @@ newlines, the BOM, `str.strip()` and `len()` are Python's own. Cases named `herm
 of Hermes' tests/tools/test_memory_tool.py (commit 00e7deebd9ab52d0c4d70a5aebebf68c78709831).
 
 Regenerate: python3 test/reference/hermes_store.py > test/data/hermes-store-cases.json
+Corpus stores: python3 test/reference/hermes_store.py --corpus ../shared/corpus/hermes > test/data/hermes-store-corpus.json
 """
+import hashlib
+import sys
 import json
 import random
 import tempfile
@@ -89,7 +92,20 @@ def random_cases(n, seed=13):
     return out
 
 
+def corpus(root):
+    rows = []
+    for p in sorted(Path(root).rglob("*.md")):
+        if p.name not in ("MEMORY.md", "USER.md"):
+            continue
+        data = p.read_bytes()
+        entries, chars = load(data.decode("utf-8"))
+        rows.append({"path": str(p.relative_to(root)), "sha256": hashlib.sha256(data).hexdigest(), "entries": len(entries), "chars": chars})
+    print(json.dumps(rows, indent=1))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--corpus":
+        return corpus(sys.argv[2])
     rows = []
     for name, text in CASES + random_cases(300):
         entries, chars = load(text)
