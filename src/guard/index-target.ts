@@ -96,6 +96,13 @@ function linkChanges(root: string, config: Config, before: string, after: string
   const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
   const removed = [...old].some(([k]) => !next.has(k));
   if (!added.length && !removed) return { unreachable: [], broken: [] };
+  // The common write adds a line for a note just written: a file that exists needs no vault load.
+  const plainFile = (l: { kind: string; target: string }): boolean => {
+    const t = l.kind === 'wikilink' ? `${l.target.split(/[#|]/)[0]!.trim()}.md` : l.target.split('#')[0]!;
+    if (!t || /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith('/')) return !/\.md$/i.test(t) && l.kind !== 'wikilink';
+    try { return existsSync(join(root, decodeURIComponent(t))); } catch { return false; }
+  };
+  if (!removed && added.every(plainFile)) return { unreachable: [], broken: [] };
   const vault = loadVault(root, { config, kind: 'claude' });
   const lookup = buildLookup(vault.notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), vault.files.map((f) => f.path), vault.otherFiles);
   const resolve = (l: { kind: string; target: string }): string | null | 'outside' => {
