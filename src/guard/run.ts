@@ -84,7 +84,8 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
   if (options.wholeFile && options.targetPath && vault.stores.some((s) => s.file === options.targetPath)) {
     return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardStoreText(vault, options.targetPath, draft));
   }
-  const budget = guardStoreAdd(vault, draft, options.targetPath);
+  // An entry to add (CLI, MCP); a hook's whole-file write of another file is not an add.
+  const budget: IndexGuard = options.wholeFile ? { verdict: 'ok', reasons: [], advice: [] } : guardStoreAdd(vault, draft, options.targetPath);
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
   const draftHashes = shingleHashes(tokens(draft));
   const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
