@@ -74,7 +74,7 @@ export function toJsonReport(result: CheckResult): Record<string, unknown> {
     summary: result.summary,
   };
   if (vault.kind === 'claude') out.index = indexJson(vault.indexInfo);
-  if (vault.kind === 'hermes') out.stores = vault.stores.map((s) => ({ file: s.file, chars: s.chars, maxChars: s.maxChars, entries: s.entries.length }));
+  if (vault.kind === 'hermes') out.stores = vault.stores.map((s) => ({ file: s.file, chars: s.chars, maxChars: s.maxChars, entries: s.loadedEntries }));
   out.findings = result.findings;
   return out;
 }
@@ -87,6 +87,7 @@ function indexJson(info: IndexInfo | null): Record<string, unknown> | null {
     bytes: info.bytes,
     maxLines: info.maxLines,
     maxBytes: info.maxBytes,
+    measure: info.measure,
     loadedLines: info.loadedLines,
     lostEntries: info.lostEntries.map((e) => ({ line: e.line, target: e.target, text: e.text })),
   };

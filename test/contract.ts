@@ -19,7 +19,7 @@ export const checkJson = z.object({
   summary: z.object({ notes: z.number().int(), errors: z.number().int(), warnings: z.number().int(), infos: z.number().int() }),
   index: z.object({
     file: z.string(), lines: z.number().int(), bytes: z.number().int(), maxLines: z.number().int(), maxBytes: z.number().int(),
-    loadedLines: z.number().int(),
+    measure: z.enum(['utf16', 'utf8']), loadedLines: z.number().int(),
     lostEntries: z.array(z.object({ line: z.number().int(), target: z.string().nullable(), text: z.string() })),
   }).nullable().optional(),
   stores: z.array(z.object({ file: z.string(), chars: z.number().int(), maxChars: z.number().int(), entries: z.number().int() })).optional(),

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { loadedLineCount } from '../src/vault/index-file.js';
+import { harnessCut } from '../src/vault/index-file.js';
 
 describe('the harness cut', () => {
   const budget = { maxLines: 200, maxBytes: 25_000 };
-  const ends = (sizes: number[]): number[] => sizes.reduce<number[]>((acc, s) => [...acc, (acc.at(-1) ?? 0) + s], []);
+  const text = (sizes: number[]): string => sizes.map((s, i) => String.fromCharCode(97 + (i % 26)).repeat(s - 1)).join('\n');
 
-  it('loads everything under both limits', () => expect(loadedLineCount(ends([10, 10]), 20, budget)).toBe(2));
-  it('stops at 200 lines', () => expect(loadedLineCount(ends(Array(201).fill(10)), 2010, budget)).toBe(200));
-  it('a line ending exactly at 25,000 bytes is loaded', () => expect(loadedLineCount(ends([12_500, 12_500, 5]), 25_005, budget)).toBe(2));
-  it('a line ending one byte past is not', () => expect(loadedLineCount(ends([12_500, 12_501, 5]), 25_006, budget)).toBe(1));
-  it('one huge first line loads nothing', () => expect(loadedLineCount(ends([30_000]), 30_000, budget)).toBe(0));
+  it('loads everything under both limits', () => expect(harnessCut(text([10, 10]), budget).loadedLines).toBe(2));
+  it('stops at 200 lines', () => expect(harnessCut(text(Array(201).fill(10)), budget).loadedLines).toBe(200));
+  it('a line whose newline sits at 25,000 is loaded', () => expect(harnessCut(text([12_500, 12_501, 5]), budget).loadedLines).toBe(2));
+  it('a line whose newline sits at 25,001 is not', () => expect(harnessCut(text([12_500, 12_502, 5]), budget).loadedLines).toBe(1));
+  it('one huge first line loads none whole', () => expect(harnessCut(text([30_000]), budget).loadedLines).toBe(0));
 });
 
 describe('link path resolution', async () => {

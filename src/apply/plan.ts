@@ -127,7 +127,7 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
     texts.set(path, applyLineEdits(file, edits));
   }
   for (const [path, edits] of storeEdits) {
-    texts.set(path, rewriteStore(vault.byPath.get(path)!.text, edits.remove, edits.replace));
+    texts.set(path, rewriteStore(vault.byPath.get(path)!.text, edits.remove, edits.replace, vault.byPath.get(path)!.bom));
     writtenBy.set(path, [...new Set([...edits.remove, ...edits.replace.keys()].map((n) => touchedEntries.get(`${path}#${n}`)!))].join(', '));
   }
   const changes = toChanges(vault, texts, runId, writtenBy);

@@ -7,8 +7,9 @@ import { oneOf, parseCommandArgs } from '../util/args.js';
 import { UsageError } from '../util/errors.js';
 
 export function formatGuard(r: GuardResult): string {
-  const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : '✔ ok'];
+  const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : r.verdict === 'ask' ? '? ask' : '✔ ok'];
   for (const reason of r.reasons) out.push(`  ${reason}`);
+  for (const a of r.index?.advice ?? []) out.push(`  note: ${a}`);
   for (const m of r.matches) {
     out.push(`  ${m.kind === 'contradiction' ? 'contradicts' : 'similar to'} ${m.path}${m.entry ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}: similarity ${m.similarity}, ${m.ageDays ?? '?'} days old, origin ${m.origin}`);
     if (m.conflict) out.push(`    ${m.conflict.kind} (${m.conflict.detail}): draft "${m.conflict.draft}" vs note "${m.conflict.note}"`);
@@ -39,16 +40,16 @@ export async function run(args: string[], io: IO): Promise<number> {
   const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
   const result = guardDraft(root, config, draft, values.path ? { targetPath: values.path.split('\\').join('/') } : {});
   if (format === 'json') {
-    io.stdout.write(`${JSON.stringify({ verdict: result.verdict, matches: result.matches, problems: result.problems, reasons: result.reasons }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ verdict: result.verdict, matches: result.matches, problems: result.problems, reasons: result.reasons, ...(result.index ? { index: result.index } : {}) }, null, 2)}\n`);
   } else {
     io.stdout.write(formatGuard(result));
   }
-  return result.verdict === 'refuse' ? 1 : 0;
+  return result.verdict === 'ok' ? 0 : 1;
 }
 
 async function claudeHook(vaults: string[], io: IO): Promise<number> {
   // Loaded only in hook mode: it validates the payload with zod, which a plain guard does not need.
-  const { hookAnswer, hookInputSchema, hookTarget } = await import('../guard/claude-hook.js');
+  const { hookAnswer, hookContext, hookInputSchema, hookTarget } = await import('../guard/claude-hook.js');
   let input;
   try {
     input = hookInputSchema.parse(JSON.parse(await io.readStdin()));
@@ -60,15 +61,21 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
   const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)));
   if (!target) return 0;
   const { config } = await loadConfig(target.vault);
-  const result = guardDraft(target.vault, config, target.content, { targetPath: target.path });
+  const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true });
   if (result.verdict === 'refuse') {
     io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
+    return 0;
+  }
+  if (result.index?.verdict === 'ask') {
+    io.stdout.write(hookAnswer('ask', `memlint: ${result.index.reasons.join('; ')}`));
     return 0;
   }
   const conflicts = result.matches.filter((m) => m.kind === 'contradiction');
   if (conflicts.length) {
     const c = conflicts[0]!;
     io.stdout.write(hookAnswer('ask', `memlint: this note contradicts ${c.path} (${c.conflict?.kind}: ${c.conflict?.detail}): "${c.conflict?.draft}" vs "${c.conflict?.note}". Resolve which one holds before saving.`));
+    return 0;
   }
+  if (result.index?.advice.length) io.stdout.write(hookContext(`memlint: ${result.index.advice.join('; ')}`));
   return 0;
 }

@@ -6,7 +6,7 @@
 import type { Config } from './schema.js';
 
 export const DEFAULT_CONFIG: Config = deepFreeze({
-  index: { file: 'MEMORY.md', maxLines: 200, maxBytes: 25_000, headroom: 0.9 },
+  index: { file: 'MEMORY.md', maxLines: 200, maxBytes: 25_000, headroom: 0.9, measure: 'utf16' },
   catalog: { file: 'CATALOG.md', required: false },
   secondaryIndexes: [],
   ignore: [],

@@ -20,9 +20,10 @@ export const configSchema = z
         maxLines: z.number().int().positive().default(200),
         maxBytes: z.number().int().positive().default(25_000),
         headroom: z.number().gt(0).lte(1).default(0.9).describe('index/near-budget warns past this share of either limit.'),
+        measure: z.enum(['utf16', 'utf8']).default('utf16').describe('Unit of maxBytes: utf16 code units (Claude Code counts `.length`) or utf8 bytes.'),
       })
       .strict()
-      .default({ file: 'MEMORY.md', maxLines: 200, maxBytes: 25_000, headroom: 0.9 }),
+      .default({ file: 'MEMORY.md', maxLines: 200, maxBytes: 25_000, headroom: 0.9, measure: 'utf16' }),
     catalog: z
       .object({
         file: z.string().default('CATALOG.md'),

@@ -3,7 +3,7 @@
  * the content the tool would produce and answer in the hook protocol. Anything else passes at once.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
 const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }).loose();
@@ -45,7 +45,6 @@ export function hookTarget(input: HookInput, vaults: readonly string[]): HookTar
   const vault = memoryFolderOf(file, vaults);
   if (!vault) return null;
   const path = relative(vault, file).split(sep).join('/');
-  if (basename(file) === 'MEMORY.md' && !path.includes('/')) return null; // the index is not a note
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
   let content: string | null;
   if (input.tool_name === 'Write') content = input.tool_input.content ?? '';
@@ -57,6 +56,11 @@ export function hookTarget(input: HookInput, vaults: readonly string[]): HookTar
     }
   }
   return content === null ? null : { vault, path, content };
+}
+
+/** Context for the agent without a permission decision: the write goes through the normal permission flow. */
+export function hookContext(context: string): string {
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: context } })}\n`;
 }
 
 export function hookAnswer(decision: 'deny' | 'ask', reason: string): string {

@@ -21,6 +21,7 @@ import { readFolderListings, writeFolderListings } from './folders.js';
 import { gitChangeOf, provenance } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
 import { mark } from '../util/timing.js';
+import { guardIndexText, guardNoteIndexLine, guardStoreAdd, guardStoreText, type IndexGuard } from './index-target.js';
 
 export interface GuardMatch {
   readonly path: string;
@@ -37,11 +38,20 @@ export interface GuardMatch {
 }
 
 export interface GuardResult {
-  readonly verdict: 'ok' | 'refuse';
+  readonly verdict: 'ok' | 'ask' | 'refuse';
   readonly matches: readonly GuardMatch[];
   readonly problems: readonly Finding[];
   readonly reasons: readonly string[];
   readonly cache: { readonly fromCache: number; readonly computed: number };
+  /** Index and store budget: set when the write targets the index, a store, or a new note. */
+  readonly index?: IndexGuard;
+}
+
+/** Folds the index/store guard into a result: the stricter verdict, its reasons after the others. */
+function withIndex(r: GuardResult, g: IndexGuard): GuardResult {
+  const verdict = r.verdict === 'refuse' || g.verdict === 'refuse' ? 'refuse' : r.verdict === 'ask' || g.verdict === 'ask' ? 'ask' : 'ok';
+  const said = g.reasons.length || g.advice.length || g.measured;
+  return { ...r, verdict, reasons: [...r.reasons, ...g.reasons], ...(said ? { index: g } : {}) };
 }
 
 function matchProvenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
@@ -64,11 +74,18 @@ export interface GuardOptions {
   readonly now?: Date;
   /** 'read-only' for servers that must not write (MCP). */
   readonly cache?: 'read-write' | 'read-only' | 'off';
+  /** The draft is the whole file after the write (the Claude Code hook), not a note or an entry to add. */
+  readonly wholeFile?: boolean;
 }
 
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
-function guardEntry(root: string, config: Config, draft: string, now: number): GuardResult {
+function guardEntry(root: string, config: Config, draft: string, now: number, options: GuardOptions = {}): GuardResult {
   const vault = loadVault(root, { config, kind: 'hermes' });
+  if (options.wholeFile && options.targetPath && vault.stores.some((s) => s.file === options.targetPath)) {
+    return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardStoreText(vault, options.targetPath, draft));
+  }
+  // An entry to add (CLI, MCP); a hook's whole-file write of another file is not an add.
+  const budget: IndexGuard = options.wholeFile ? { verdict: 'ok', reasons: [], advice: [] } : guardStoreAdd(vault, draft, options.targetPath);
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
   const draftHashes = shingleHashes(tokens(draft));
   const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
@@ -93,7 +110,7 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
   const reasons = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse)
     .map((m) => `near-duplicate of ${m.path} entry ${m.entry} (similarity ${m.similarity}): update that entry instead of adding one`);
   for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: 0, computed: 0 } };
+  return withIndex({ verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: 0, computed: 0 } }, budget);
 }
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
@@ -102,7 +119,9 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
   const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
   if (record) writeFolderListings(root, record, listings);
-  if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime());
+  if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
+  // The index itself: measured as the harness reads it, not compared as a note.
+  if (options.targetPath === config.index.file) return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardIndexText(root, config, draft));
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');
@@ -163,5 +182,6 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const strong = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse && m.similarity > (before.get(m.path) ?? 0) + 0.05);
   for (const m of strong) reasons.push(`near-duplicate of ${m.path}${m.name ? ` ("${m.name}")` : ''} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that note instead of writing a new one`);
   for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+  const result: GuardResult = { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+  return target === undefined ? result : withIndex(result, guardNoteIndexLine(root, config, target, draft, name, draftNote.meta.description ?? null));
 }

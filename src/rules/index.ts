@@ -3,6 +3,7 @@ import type { Rule } from './types.js';
 import catalogStale from './catalog/stale.js';
 import fileUnreadable from './file/unreadable.js';
 import indexDanglingLink from './index/dangling-link.js';
+import indexLostCorrection from './index/lost-correction.js';
 import indexMissing from './index/missing.js';
 import indexNearBudget from './index/near-budget.js';
 import indexOverBudget from './index/over-budget.js';
@@ -38,6 +39,7 @@ export const RULES: readonly Rule<any>[] = [
   hermesOverBudget,
   hermesShape,
   indexDanglingLink,
+  indexLostCorrection,
   indexMissing,
   indexNearBudget,
   indexOverBudget,

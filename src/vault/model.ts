@@ -81,7 +81,14 @@ export interface IndexInfo {
   readonly bytes: number;
   readonly maxLines: number;
   readonly maxBytes: number;
+  /** The unit of `bytes`/`maxBytes`: UTF-16 code units (Claude Code's `.length`) or UTF-8 bytes. */
+  readonly measure: 'utf16' | 'utf8';
+  /** Lines of the trimmed text the harness loads whole (`lines` counts the trimmed text too). */
   readonly loadedLines: number;
+  /** Whether the harness cuts anything. */
+  readonly truncated: boolean;
+  /** File line of the first line not loaded whole, or null. */
+  readonly cutLine: number | null;
   readonly entries: readonly IndexEntry[];
   readonly lostEntries: readonly IndexEntry[];
 }
@@ -106,9 +113,13 @@ export interface HermesEntry {
 
 export interface HermesStore {
   readonly file: string;
+  /** Hermes' `_char_count`: code points of the loaded (deduplicated) entries joined by "\n§\n". */
   readonly chars: number;
   readonly maxChars: number;
+  /** Every non-empty entry in file order, duplicates included (entry numbers address these). */
   readonly entries: readonly HermesEntry[];
+  /** How many entries Hermes holds after loading (duplicates dropped). */
+  readonly loadedEntries: number;
 }
 
 export interface Vault {

@@ -1,11 +1,11 @@
 /** Items from the checker's vault-level view: index overflow, orphans, dangling index links. */
 import { catalogLine } from '../../catalog/build.js';
 import { notesUnderRules, reachability } from '../../rules/shared.js';
+import { measureText } from '../../vault/index-file.js';
 import type { VaultFile } from '../../vault/model.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
 const TYPE_PRIORITY: Record<string, number> = { feedback: 0, user: 1, project: 2, reference: 3 };
-const encoder = new TextEncoder();
 
 export const indexOverflow = defineStage({
   id: 'index-overflow',
@@ -31,13 +31,13 @@ export const indexOverflow = defineStage({
       .filter((e) => priority(e.target) >= 0 && !(e.target && (vault.byPath.get(e.target)?.meta.type === 'feedback')))
       .sort((a, b) => priority(b.target) - priority(a.target) || b.line - a.line);
     let lines = info.lines + add.length;
-    let bytes = info.bytes + add.reduce((n, l) => n + encoder.encode(`${l}\n`).length, 0);
+    let bytes = info.bytes + add.reduce((n, l) => n + measureText(`${l}\n`, info.measure), 0);
     const remove: { line: number; text: string }[] = [];
     for (const e of movable) {
       if (lines <= maxLines && bytes <= maxBytes) break;
       remove.push({ line: e.line, text: e.text });
       lines--;
-      bytes -= encoder.encode(`${e.text}\n`).length;
+      bytes -= measureText(`${e.text}\n`, info.measure);
     }
     if (lines > maxLines || bytes > maxBytes) {
       // Rules alone exceed the budget: move them too, latest first, and say so.
@@ -45,7 +45,7 @@ export const indexOverflow = defineStage({
         if (lines <= maxLines && bytes <= maxBytes) break;
         remove.push({ line: e.line, text: e.text });
         lines--;
-        bytes -= encoder.encode(`${e.text}\n`).length;
+        bytes -= measureText(`${e.text}\n`, info.measure);
       }
     }
     remove.sort((a, b) => a.line - b.line);

@@ -4,14 +4,14 @@ export default defineRule({
   id: 'hermes/duplicate-entry',
   meta: {
     description: 'The same entry twice in a Hermes store.',
-    severity: 'error',
+    severity: 'warning',
     tags: ['hermes'],
     kinds: ['hermes'],
     docs: {
-      why: 'An exact copy spends budget twice and says nothing new; agents re-save the same rule when they cannot see it was saved.',
-      fix: 'Delete the later copy.',
+      why: 'Hermes drops the copy when it loads the store (and the next save writes the file without it), so it costs no budget; but a copy on disk means something wrote the same rule twice, usually an agent that could not see it was saved.',
+      fix: 'Delete the later copy (Hermes would on its next save).',
     },
-    messages: { dup: 'entry {entry} repeats entry {first} word for word' },
+    messages: { dup: 'entry {entry} repeats entry {first} word for word: Hermes loads it once' },
   },
   check({ vault, report }) {
     for (const s of vault.stores) {

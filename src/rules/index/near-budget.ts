@@ -1,4 +1,5 @@
 import { defineRule } from '../types.js';
+import { unitName } from './over-budget.js';
 
 export default defineRule({
   id: 'index/near-budget',
@@ -12,12 +13,12 @@ export default defineRule({
       fix: 'Consolidate before it overflows. `index.headroom` (default 0.9) sets where the warning starts.',
     },
     messages: {
-      near: '{file} uses {linePct}% of its line budget and {bytePct}% of its byte budget ({lines}/{maxLines} lines, {bytes}/{maxBytes} bytes)',
+      near: '{file} uses {linePct}% of its line budget and {bytePct}% of its size budget ({lines}/{maxLines} lines, {bytes}/{maxBytes} {unit})',
     },
   },
   check({ vault, report }) {
     const info = vault.indexInfo;
-    if (!info || !vault.index || info.loadedLines < info.lines) return;
+    if (!info || !vault.index || info.truncated) return;
     const headroom = vault.config.index.headroom;
     const lineShare = info.lines / info.maxLines;
     const byteShare = info.bytes / info.maxBytes;
@@ -28,7 +29,7 @@ export default defineRule({
       line: 1,
       column: 1,
       data: {
-        file: info.file, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes,
+        file: info.file, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, measure: info.measure, unit: unitName(info.measure),
         linePct: Math.round(lineShare * 100), bytePct: Math.round(byteShare * 100),
       },
     });

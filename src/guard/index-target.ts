@@ -1,0 +1,184 @@
+/**
+ * Guarding writes to what the harness loads: the Claude Code index (MEMORY.md) and Hermes stores.
+ * The index written is measured with the function `check` uses (harnessCut / readIndex); a store
+ * with Hermes' own arithmetic (vault/hermes.ts). Nothing here runs unless the write targets the
+ * index, a store, or a new note (the orphan check reads the index only then).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import { unitName } from '../rules/index/over-budget.js';
+import { reachability } from '../rules/shared.js';
+import { loadedEntries, pyStrip, splitEntries, storeChars, codePoints } from '../vault/hermes.js';
+import { harnessCut, type Budget } from '../vault/index-file.js';
+import { loadVault } from '../vault/load.js';
+import { vaultFromText } from '../vault/memory.js';
+import type { IndexEntry, IndexInfo, Vault } from '../vault/model.js';
+import { buildLookup, resolvePath, resolveWikilink } from '../vault/resolve.js';
+
+export interface IndexGuard {
+  readonly verdict: 'ok' | 'ask' | 'refuse';
+  /** Why it is `ask` or `refuse` (one sentence each, entries and notes named). */
+  readonly reasons: readonly string[];
+  /** Said in the answer without stopping the write (a note with no index line yet). */
+  readonly advice: readonly string[];
+  /** The index or store as it would be after the write. */
+  readonly measured?: { readonly lines?: number; readonly size: number; readonly maxLines?: number; readonly max: number; readonly unit: string; readonly lost?: readonly { line: number; text: string; target: string | null }[] };
+}
+
+const OK: IndexGuard = { verdict: 'ok', reasons: [], advice: [] };
+const readText = (abs: string): string | null => { try { return readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''); } catch { return null; } };
+const budgetOf = (config: Config): Budget => config.index;
+const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['verdict'] => (a === 'refuse' || b === 'refuse' ? 'refuse' : a === 'ask' || b === 'ask' ? 'ask' : 'ok');
+
+/** The index text as the harness would read it, in memlint's model (entries, lost entries). */
+function indexInfoOf(root: string, config: Config, text: string): IndexInfo {
+  return vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).indexInfo!;
+}
+
+const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
+const show = (e: IndexEntry): string => `line ${e.line} "${e.text.trim().slice(0, 70)}"`;
+const room = (info: IndexInfo, unit: string): string => `${Math.max(0, info.maxLines - info.lines)} lines and ${Math.max(0, info.maxBytes - info.bytes)} ${unit} left (${info.lines}/${info.maxLines} lines, ${info.bytes}/${info.maxBytes} ${unit})`;
+
+/** A write whose result is the whole index text `after`. */
+export function guardIndexText(root: string, config: Config, after: string): IndexGuard {
+  const before = readText(join(root, config.index.file));
+  const next = indexInfoOf(root, config, after);
+  const unit = unitName(next.measure);
+  const measured = { lines: next.lines, size: next.bytes, maxLines: next.maxLines, max: next.maxBytes, unit, lost: next.lostEntries.map((e) => ({ line: e.line, text: e.text, target: e.target })) };
+  const reasons: string[] = [];
+  let verdict: IndexGuard['verdict'] = 'ok';
+  const advice: string[] = [];
+  if (next.truncated) {
+    const prev = before === null ? null : indexInfoOf(root, config, before);
+    const lost = next.lostEntries;
+    const named = lost.slice(0, 5).map(show).join('; ') + (lost.length > 5 ? `; and ${lost.length - 5} more` : '');
+    const what = `${config.index.file} would be ${next.lines} lines and ${next.bytes} ${unit}, past what Claude Code loads (${next.maxLines} lines, ${next.maxBytes} ${unit}): only ${next.loadedLines} lines are loaded`;
+    if (!prev || !prev.truncated || lost.length > prev.lostEntries.length) {
+      verdict = 'refuse';
+      reasons.push(`${what}; ${lost.length} entr${lost.length === 1 ? 'y' : 'ies'} would never be seen: ${named || `the text from line ${next.cutLine}`}. Instead: ${FIX}`);
+    } else {
+      advice.push(`${what} (it already was; this write loses no more: ${lost.length} entries still past the cut). To fix: ${FIX}`);
+    }
+  } else {
+    const h = config.index.headroom;
+    if (next.lines > next.maxLines * h || next.bytes > next.maxBytes * h) {
+      verdict = 'ask';
+      reasons.push(`${config.index.file} is close to what Claude Code loads: ${room(next, unit)}. Consolidate before it overflows (${FIX})`);
+    }
+  }
+  if (before !== null) {
+    const links = linkChanges(root, config, before, after);
+    if (links.unreachable.length) {
+      verdict = worst(verdict, 'ask');
+      reasons.push(`this write removes the only path to ${links.unreachable.length} note(s), which the agent would no longer find: ${links.unreachable.slice(0, 8).join(', ')}${links.unreachable.length > 8 ? ', …' : ''}`);
+    }
+    if (links.broken.length) {
+      verdict = worst(verdict, 'ask');
+      reasons.push(`this write adds index links to notes that do not exist: ${links.broken.slice(0, 8).join(', ')}`);
+    }
+  }
+  return { verdict, reasons, advice, measured };
+}
+
+/** Link targets of an index text, raw (no vault needed). */
+function rawTargets(root: string, config: Config, text: string): Map<string, { kind: string; target: string }> {
+  const file = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).index!;
+  const out = new Map<string, { kind: string; target: string }>();
+  for (const l of file.links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
+  return out;
+}
+
+/** Notes only the removed lines reached, and links the new lines add to nothing. Reads the vault only when the links change. */
+function linkChanges(root: string, config: Config, before: string, after: string): { unreachable: string[]; broken: string[] } {
+  const old = rawTargets(root, config, before);
+  const next = rawTargets(root, config, after);
+  const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
+  const removed = [...old].some(([k]) => !next.has(k));
+  if (!added.length && !removed) return { unreachable: [], broken: [] };
+  // The common write adds a line for a note just written: a file that exists needs no vault load.
+  const plainFile = (l: { kind: string; target: string }): boolean => {
+    const t = l.kind === 'wikilink' ? `${l.target.split(/[#|]/)[0]!.trim()}.md` : l.target.split('#')[0]!;
+    if (!t || /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith('/')) return !/\.md$/i.test(t) && l.kind !== 'wikilink';
+    try { return existsSync(join(root, decodeURIComponent(t))); } catch { return false; }
+  };
+  if (!removed && added.every(plainFile)) return { unreachable: [], broken: [] };
+  const vault = loadVault(root, { config, kind: 'claude' });
+  const lookup = buildLookup(vault.notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), vault.files.map((f) => f.path), vault.otherFiles);
+  const resolve = (l: { kind: string; target: string }): string | null | 'outside' => {
+    const r = l.kind === 'wikilink' ? resolveWikilink(l.target, lookup) : resolvePath(config.index.file, l.target, lookup, root);
+    return r.resolution === 'outside' ? 'outside' : r.resolved;
+  };
+  const broken = added.filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink').filter((l) => resolve(l) === null).map((l) => l.target);
+  if (!removed) return { unreachable: [], broken };
+  // Reachability after the write: the new index's links, then the same walk `check` does.
+  const start = new Set<string>();
+  for (const l of next.values()) { const r = resolve(l); if (r && r !== 'outside') start.add(r); }
+  for (const f of [vault.catalog, ...vault.secondaryIndexes]) for (const l of f?.links ?? []) if (l.resolved && l.kind !== 'mention') start.add(l.resolved);
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length) {
+    const p = queue.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    const f = vault.byPath.get(p);
+    if (f && f.role === 'note') for (const l of f.links) if (l.resolved && l.kind !== 'mention' && !seen.has(l.resolved)) queue.push(l.resolved);
+  }
+  const unreachable = [...reachability(vault).linked].filter((p) => vault.byPath.get(p)?.role === 'note' && !seen.has(p)).sort();
+  return { unreachable, broken };
+}
+
+/** A note written at `path`: when it is new and no index line links it, say so; when its line would not fit, ask. */
+export function guardNoteIndexLine(root: string, config: Config, path: string, draft: string, name: string | null, description: string | null): IndexGuard {
+  if (existsSync(join(root, ...path.split('/')))) return OK;
+  const index = readText(join(root, config.index.file));
+  if (index === null) return OK; // index/missing is check's business
+  const file = path.split('/').pop()!;
+  const stem = file.replace(/\.md$/i, '');
+  if (index.includes(`(${path})`) || index.includes(`(./${path})`) || index.includes(`[[${stem}]]`) || index.includes(`[[${stem}|`) || index.includes(`/${file})`)) {
+    // Its line is there: is it loaded?
+    const info = indexInfoOf(root, config, index);
+    const lost = info.lostEntries.find((e) => e.text.includes(`(${path})`) || e.text.includes(`(./${path})`) || e.text.includes(`[[${stem}`));
+    if (!lost || info.entries.some((e) => e.line < lost.line && e.text.includes(path))) return OK;
+    return { verdict: 'ask', reasons: [`the index line for ${path} (${show(lost)}) is past what Claude Code loads (${info.loadedLines} of ${info.lines} lines): the agent will not see this note. Make room first (${FIX})`], advice: [] };
+  }
+  void draft;
+  const line = `- [${name ?? stem}](${path}) — ${(description ?? '').slice(0, 150)}`.trimEnd();
+  const advice = [`no line in ${config.index.file} links ${path} yet: the agent will never see this note until one does, e.g. ${JSON.stringify(line)}`];
+  const with1 = harnessCut(`${index.replace(/\s+$/, '')}\n${line}\n`, budgetOf(config));
+  if (with1.truncated) {
+    const now = indexInfoOf(root, config, index);
+    const unit = unitName(now.measure);
+    return { verdict: 'ask', reasons: [`${config.index.file} has no room for this note's line: ${room(now, unit)}, and the line needs 1 line and ${line.length} ${unit}. Make room first (${FIX}), or the note stays invisible`], advice };
+  }
+  return { verdict: 'ok', reasons: [], advice };
+}
+
+/** Hermes `add`: the entry as Hermes would store it, refused as Hermes refuses it. */
+export function guardStoreAdd(vault: Vault, draft: string, target: string | undefined): IndexGuard {
+  const file = target && vault.stores.some((s) => s.file === target) ? target : 'MEMORY.md';
+  const store = vault.stores.find((s) => s.file === file);
+  const max = store?.maxChars ?? vault.config.hermes.budgets[file] ?? 2200;
+  const content = pyStrip(draft).text;
+  if (!content) return { verdict: 'refuse', reasons: ['Content cannot be empty.'], advice: [] };
+  const entries = store ? loadedEntries(store.entries) : [];
+  const current = storeChars(entries);
+  if (entries.includes(content)) return { verdict: 'ok', reasons: [], advice: ['Entry already exists (no duplicate added).'], measured: { size: current, max, unit: 'characters' } };
+  const total = storeChars([...entries, content]);
+  if (total > max) {
+    return { verdict: 'refuse', reasons: [`${file} at ${current.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars. Adding this entry (${codePoints(content)} chars) would exceed the limit. Consolidate: merge overlapping entries or remove stale ones, then retry.`], advice: [], measured: { size: total, max, unit: 'characters' } };
+  }
+  return { verdict: 'ok', reasons: [], advice: [], measured: { size: total, max, unit: 'characters' } };
+}
+
+/** A write of a whole store file (the hook's Write/Edit of MEMORY.md or USER.md in a Hermes vault). */
+export function guardStoreText(vault: Vault, file: string, after: string): IndexGuard {
+  const store = vault.stores.find((s) => s.file === file);
+  const max = store?.maxChars ?? vault.config.hermes.budgets[file] ?? 2200;
+  const bom = after.startsWith('\uFEFF');
+  const next = storeChars(loadedEntries(splitEntries(bom ? after.slice(1) : after, bom)));
+  const current = store?.chars ?? 0;
+  const measured = { size: next, max, unit: 'characters' };
+  if (next > max && next > current) return { verdict: 'refuse', reasons: [`${file} would hold ${next.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars (now ${current.toLocaleString('en-US')}), over the budget Hermes enforces. Consolidate: merge overlapping entries or remove stale ones.`], advice: [], measured };
+  return { verdict: 'ok', reasons: [], advice: [], measured };
+}

@@ -1,0 +1,52 @@
+import type { IndexEntry } from '../../vault/model.js';
+import { defineRule } from '../types.js';
+import { linesConflict, subjectWords, viewLine, type LineConflict, type Viewed } from './contradiction.js';
+
+/** Each lost entry paired with the first loaded entry it contradicts (an inverted index on subject words: no all-pairs scan). */
+export function lostCorrections(loaded: readonly IndexEntry[], lost: readonly IndexEntry[]): { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] {
+  if (!lost.length || !loaded.length) return [];
+  const views = loaded.map((e) => viewLine(e.text));
+  const byWord = new Map<string, number[]>();
+  views.forEach((v, i) => { for (const w of subjectWords(v)) (byWord.get(w) ?? byWord.set(w, []).get(w)!).push(i); });
+  const out: { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] = [];
+  for (const e of lost) {
+    const v: Viewed = viewLine(e.text);
+    const candidates = new Set<number>();
+    for (const w of subjectWords(v)) for (const i of byWord.get(w) ?? []) candidates.add(i);
+    for (const i of [...candidates].sort((a, b) => a - b)) {
+      const conflict = linesConflict(v, views[i]!);
+      if (conflict) { out.push({ lost: e, loaded: loaded[i]!, conflict }); break; }
+    }
+  }
+  return out;
+}
+
+export default defineRule({
+  id: 'index/lost-correction',
+  meta: {
+    description: 'An index line past the cut contradicts or corrects a line the harness still loads.',
+    severity: 'warning',
+    tags: ['index', 'budget', 'contradiction'],
+    kinds: ['claude'],
+    docs: {
+      why: 'Corrections are usually appended at the bottom, which is the first part the cut drops: the agent loads the old statement and never sees the fix (Claude Code issue #92998).',
+      fix: 'Fix the loaded line itself (or delete it), and drop or merge the correction, instead of appending corrections to an index past its budget.',
+    },
+    messages: {
+      lost: 'line {line} ("{lostText}") is past the cut and contradicts line {loadedLine}, which the agent still loads ({detail})',
+    },
+  },
+  check({ vault, report }) {
+    const info = vault.indexInfo;
+    if (!info || !vault.index || !info.truncated || !info.lostEntries.length) return;
+    const cut = info.cutLine ?? Infinity;
+    const loaded = info.entries.filter((e) => e.line < cut);
+    for (const c of lostCorrections(loaded, info.lostEntries)) {
+      report({
+        messageId: 'lost', file: vault.index, line: c.lost.line, column: 1,
+        data: { line: c.lost.line, loadedLine: c.loaded.line, lostText: c.lost.text.trim().slice(0, 80), loadedText: c.loaded.text.trim(), detail: c.conflict.detail, kind: c.conflict.kind },
+        related: [{ file: info.file, line: c.loaded.line, column: 1, message: 'still loaded: the statement the lost line corrects' }],
+      });
+    }
+  },
+});
