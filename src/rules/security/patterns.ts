@@ -11,8 +11,12 @@ import { normalizeForMatching, rawOffset } from './text.js';
 export interface Pattern {
   readonly name: string;
   readonly re: RegExp;
-  /** Return false to drop a match (placeholders, redactions). */
-  readonly accept?: (match: RegExpExecArray) => boolean;
+  /** Return false to drop a match (placeholders, redactions). Gets the whole (matching-view) text too. */
+  readonly accept?: (match: RegExpExecArray, text: string) => boolean;
+  /** Drop a match that starts inside a code span or fenced block (markup there is shown, not hidden). */
+  readonly outsideCode?: boolean;
+  /** This match's severity, when it differs from the rule's. */
+  readonly severity?: 'error' | 'warning' | 'info';
 }
 
 /** A rule's patterns with a cheap prefilter: a note without any trigger word is not scanned. */
@@ -42,6 +46,19 @@ function compiled(set: PatternSet): readonly { pattern: Pattern; re: RegExp }[] 
   return c;
 }
 
+/**
+ * Inside a fenced or indented code block or a code span. The scanner's code ranges also hold HTML
+ * blocks and comments (no links there); those are not code: their markup is hidden when rendered.
+ */
+function inCode(file: VaultFile, at: number): boolean {
+  for (const [s, e] of file.codeRanges) {
+    if (at < s || at >= e) continue;
+    const head = file.text.slice(s, s + 8);
+    if (/^(?: {0,3}(?:```|~~~)| {4}|\t|`)/.test(head)) return true;
+  }
+  return false;
+}
+
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
   if (!isReadable(file)) return;
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
@@ -50,8 +67,9 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
       if (m[0].length === 0) { re.lastIndex++; continue; }
-      if (pattern.accept && !pattern.accept(m)) continue;
+      if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
+      if (pattern.outsideCode && inCode(file, start)) continue;
       const end = normalized ? rawOffset(view, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
       yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
     }
@@ -61,6 +79,6 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
 /** The report every phrase rule makes: the kind of pattern and the text as the file has it. */
 export function reportPatternHits(file: VaultFile, report: (r: Report) => void, set: PatternSet, messageId: string): void {
   for (const hit of scanPatterns(file, set)) {
-    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
+    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, ...(hit.pattern.severity ? { severity: hit.pattern.severity } : {}), data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
   }
 }
