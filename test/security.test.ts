@@ -6,6 +6,7 @@ import { checkVault } from '../src/check.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { ATTACKS, BENIGN } from './data/attacks.js';
 import { HERMES_ALLOWED, HERMES_BLOCKED } from './data/hermes-threats.js';
+import { SECRET_NEGATIVES, SECRET_POSITIVES } from './data/secret-samples.js';
 import { securityFindings } from '../src/rules/security/in-text.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { tempDir } from './helpers/run.js';
@@ -148,5 +149,46 @@ describe('Hermes parity: its own threat-scan test inputs (test/data/hermes-threa
     for (const t of texts) expect(securityFindings(t, DEFAULT_CONFIG).map((f) => f.message)).toEqual([]);
     expect(securityFindings('pay\u200Cload', DEFAULT_CONFIG).map((f) => f.ruleId)).toEqual(['security/invisible-unicode']);
     expect(securityFindings('a\u200Db', DEFAULT_CONFIG).map((f) => f.ruleId)).toEqual(['security/invisible-unicode']);
+  });
+});
+
+describe('secrets: gitleaks / trufflehog samples (test/data/secret-samples.ts)', () => {
+  const secretFindings = (text: string) => securityFindings(text, DEFAULT_CONFIG).filter((f) => f.ruleId === 'security/secret');
+
+  it('recall is at least 0.95 for every provider', () => {
+    const byProvider = new Map<string, { n: number; hit: number; missed: string[] }>();
+    for (const s of SECRET_POSITIVES) {
+      const row = byProvider.get(s.provider) ?? { n: 0, hit: 0, missed: [] };
+      row.n++;
+      if (secretFindings(s.text).length > 0) row.hit++;
+      else row.missed.push(s.text.slice(0, 60));
+      byProvider.set(s.provider, row);
+    }
+    const table = [...byProvider].map(([p, r]) => `${p} ${r.hit}/${r.n}`);
+    console.log(`secret recall: ${table.join(', ')}`);
+    const low = [...byProvider].filter(([, r]) => r.hit / r.n < 0.95).map(([p, r]) => `${p} ${r.hit}/${r.n}: ${r.missed.join(' | ')}`);
+    expect(low).toEqual([]);
+  });
+
+  it('at most 5% false positives on the negatives, and none of them an error', () => {
+    const flagged = SECRET_NEGATIVES.filter((s) => secretFindings(s.text).length > 0);
+    console.log(`secret false positives: ${flagged.length}/${SECRET_NEGATIVES.length}${flagged.length ? ` (${flagged.map((s) => s.text.slice(0, 40)).join(' | ')})` : ''}`);
+    expect(flagged.length / SECRET_NEGATIVES.length).toBeLessThanOrEqual(0.05);
+    expect(SECRET_NEGATIVES.filter((s) => secretFindings(s.text).some((f) => f.severity === 'error')).map((s) => s.text)).toEqual([]);
+  });
+
+  it('documented example keys are never an error', () => {
+    for (const key of ['AKIAIOSFODNN7EXAMPLE', 'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'AIzaSyabcdefghijklmnopqrstuvwxyz1234567', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY']) {
+      expect(secretFindings(`key: ${key}`).filter((f) => f.severity === 'error')).toEqual([]);
+    }
+  });
+
+  it('secrets are masked in every message', () => {
+    for (const s of SECRET_POSITIVES) {
+      for (const f of secretFindings(s.text)) {
+        const longest = s.text.match(/[A-Za-z0-9_+/=.-]{16,}/g) ?? [];
+        for (const token of longest) expect(f.message).not.toContain(token);
+      }
+    }
   });
 });

@@ -12,7 +12,7 @@ export const ATTACKS: Record<string, string[]> = {
   'security/secret': [
     'key AKIAIOSFODNN7EXAMPLF for the bucket',
     'token ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8',
-    'export ANTHROPIC_API_KEY=sk-ant-api03-' + 'q7Vf2LmZ9xKc4RtB8nWp1YsJ6hDg3EoUa5Ti0NlQrXwCzMkHbFe',
+    'export ANTHROPIC_API_KEY=sk-ant-api03-' + 'q7Vf2LmZ9xKc4RtB8nWp1YsJ6hDg3EoUa5Ti0NlQrXwCzMkHbFe'.repeat(2).slice(0, 93) + 'AA',
     'OPENAI_API_KEY=sk-proj-' + 'Rk4mW9qTz2LbX7vNc1PfJ8sGd3HyEa6UoK5tQiZw0nMxBrCl',
     'slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
     'maps key AIzaSyA' + 'k3Pq8Zr1Lm6Vx2Tn9Bw4Hs7Jd0Fc5YeQ',

@@ -26,30 +26,49 @@ function entropy(s: string): number {
 }
 
 /**
- * A placeholder in a key's shape: x-runs and masks (ghp_xxxx…, AKIAXXXX…), words a person typed
- * (…EXAMPLE, your_token_here), counting sequences (1234567890abcdef…), or too little entropy for
- * a random key.
+ * How a key-shaped string reads: 'fake' is a placeholder to drop (a documented key, an x-run or
+ * mask, a word a person typed: EXAMPLE, your_token_here; too little entropy for a random key);
+ * 'weak' is a hand-written stand-in that still has the format (counting runs like abc123…789,
+ * "fake", "test"): reported as a warning, never an error; 'real' is reported as an error.
  */
-export function looksFake(body: string, minEntropy = 3): boolean {
-  if (DOCUMENTED.has(body)) return true;
-  if (/x{6,}|X{6,}|\*{3,}|#{4,}|\.{4,}|0{8,}|(?:example|sample|placeholder|dummy|fake|your|here|insert|redacted|changeme|replace|token_?here|test(?:ing)?key)/i.test(body)) return true;
-  if (/EXAMPLE$/.test(body)) return true;
+export function keyQuality(body: string, minEntropy = 3): 'real' | 'weak' | 'fake' {
+  if (DOCUMENTED.has(body)) return 'fake';
+  if (/x{6,}|X{6,}|\*{3,}|#{4,}|\.{4,}|0{8,}|example|placeholder|your|here|insert|redacted|changeme|replace/i.test(body)) return 'fake';
+  if (/EXAMPLE$/.test(body)) return 'fake';
+  if (entropy(body) < minEntropy) return 'fake';
   let sequential = 0;
   for (let i = 1; i < body.length; i++) if (body.charCodeAt(i) === body.charCodeAt(i - 1) + 1) sequential++;
-  if (body.length >= 12 && sequential / (body.length - 1) > 0.5) return true;
-  return entropy(body) < minEntropy;
+  if (body.length >= 12 && sequential / (body.length - 1) > 0.3) return 'weak';
+  if (/fake|dummy|sample|test(?:ing)?key/i.test(body)) return 'weak';
+  return 'real';
 }
+export const looksFake = (body: string, minEntropy = 3): boolean => keyQuality(body, minEntropy) === 'fake';
 
 const real = (group = 0, minEntropy = 3) => (m: RegExpExecArray): boolean => !looksFake(m[group] ?? m[0], minEntropy);
+
+/** The part of a provider match that is random in a real key (prefixes stripped), for keyQuality. */
+const KEY_BODY = new Map<string, (m: RegExpExecArray) => string>([
+  ['GitHub token', (m) => m[0].replace(/^gh[pousr]_|^github_pat_/, '')],
+  ['Anthropic API key', (m) => m[0].replace(/^sk-ant-\w+?\d{2}-/, '')],
+  ['Stripe key', (m) => m[0].replace(/^\w\w_\w+?_/, '')],
+  ['Google API key', (m) => m[0].slice(4)],
+  ['AWS access key id', (m) => m[0].slice(4)],
+  ['npm token', (m) => m[0].slice(4)],
+  ['GitLab token', (m) => m[0].replace(/^gl\w+-|^GR1348941/, '')],
+  ['DigitalOcean token', (m) => m[0].slice(7)],
+  ['Shopify token', (m) => m[0].slice(6)],
+  ['OpenAI API key', (m) => m[0]],
+]);
 
 /** Provider formats, matched on the raw text (case matters for keys). */
 const PATTERNS: Pattern[] = [
   { name: 'AWS access key id', re: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/, accept: real(0, 2.5) },
   { name: 'AWS secret access key', re: /\b(?:aws_?secret_?(?:access_?)?key|secret_?access_?key|aws_?secret)\b["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/i, accept: real(1, 3.5) },
   { name: 'GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/, accept: (m) => !looksFake(m[0].replace(/^gh[pousr]_|^github_pat_/, '')) },
-  { name: 'Anthropic API key', re: /\bsk-ant-(?:api|admin|oat|ort)\d{2}-[A-Za-z0-9_-]{32,}/, accept: (m) => !looksFake(m[0].replace(/^sk-ant-\w+?\d{2}-/, ''), 3.5) },
+  { name: 'Anthropic API key', re: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,}AA(?![A-Za-z0-9_-])|\bsk-ant-(?:oat|ort)\d{2}-[A-Za-z0-9_-]{40,}/, accept: (m) => !looksFake(m[0].replace(/^sk-ant-\w+?\d{2}-/, ''), 3.5) },
   { name: 'OpenAI API key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{48}\b/, accept: real() },
-  { name: 'Slack token', re: /\bxox(?:[abposr]|e(?:\.xox[bp])?)-(?:\d+-)*[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+/i, accept: (m) => /\d/.test(m[0]) && !looksFake(m[0].replace(/^x\w+?-/, ''), 2.5) && !/^xox[a-z]-(?:[a-z]+-?)+$/i.test(m[0]) },
+  // Slack's token families as gitleaks describes them (bot, user, app, configuration, legacy), case-sensitive.
+  { name: 'Slack token', re: /\bxoxb-\d{10,13}-\d{10,13}[a-zA-Z0-9-]*|\bxoxb-\d{8,14}-[a-zA-Z0-9]{18,26}\b|\bxox[pe](?:-\d{10,13}){3}-[a-zA-Z0-9-]{28,34}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+|\bxoxe\.xox[bp]-\d-[A-Za-z0-9]{163,166}|\bxoxe-\d-[A-Za-z0-9]{146}|\bxox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|\bxox[os]-\d+-\d+-\d+-[a-fA-F\d]+/, accept: (m) => !looksFake(m[0], 2) },
   { name: 'Slack webhook', re: /(?:https?:\/\/)?hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/]{20,}/, accept: (m) => !looksFake(m[0].replace(/^.*?\.com\/\w+\//, ''), 2.5) },
   { name: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_])/, accept: real(0, 3.5) },
   { name: 'Stripe key', re: /\b(?:sk|rk)_(?:live|test|prod)_[0-9a-zA-Z]{10,99}\b/, accept: (m) => !looksFake(m[0].replace(/^\w\w_\w+?_/, '')) },
@@ -74,10 +93,10 @@ const PATTERNS: Pattern[] = [
   {
     name: 'hard-coded secret in an assignment',
     severity: 'warning',
-    re: /\b(?:export\s+)?[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|pwd|credentials?)["']?\s*(?:=|:=|:)\s*(["'])([^"'\s]{12,})\1|\bexport\s+[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)=([^\s"'$`][^\s"'`]{7,})/,
+    re: /\b(?:export\s+)?[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|pwd|credentials?)["']?\s*(?:=|:=|:)\s*(["'])([^"'\s]{12,})\1|\bexport\s+[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*=([^\s"'$`][^\s"'`]{7,})/,
     accept: (m) => {
       const v = m[2] ?? m[3]!;
-      return !PLACEHOLDER.test(v) && !DOCUMENTED.has(v) && !/x{6,}|X{6,}|\*{3,}|#{4,}|example|sample|placeholder|dummy|your|here|insert|changeme|replace/i.test(v) && entropy(v) >= 2.5 && !/^(?:\$|%|\{\{|<|https?:|\/|~|\.\.?\/)|REDACTED|\*{3,}/i.test(v) && /[0-9]/.test(v) !== /^[0-9]+$/.test(v);
+      return !PLACEHOLDER.test(v) && !DOCUMENTED.has(v) && !/x{6,}|X{6,}|\*{3,}|#{4,}|example|sample|placeholder|dummy|your|here|insert|changeme|replace/i.test(v) && entropy(v) >= 2.5 && !/^(?:\$|%|\{\{|<|https?:|\/|~|\.\.?\/)|REDACTED|\*{3,}/i.test(v) && !/^[0-9]+$/.test(v);
     },
   },
 ];
@@ -99,8 +118,10 @@ export default defineRule({
   },
   checkFile(file, { report }) {
     for (const hit of scanPatterns(file, SET, false)) {
-      const secret = hit.pattern.name === 'URL with a password' ? hit.match[2]! : hit.pattern.name === 'hard-coded secret in an assignment' ? (hit.match[2] ?? hit.match[3]!) : (hit.match[1] ?? hit.match[0]);
-      report({ messageId: 'secret', file: hit.file, offset: hit.offset, length: hit.length, ...(hit.pattern.severity ? { severity: hit.pattern.severity } : {}), data: { kind: hit.pattern.name, masked: mask(secret) } });
+      const named = hit.pattern.name === 'URL with a password' ? hit.match[2]! : hit.pattern.name === 'hard-coded secret in an assignment' ? (hit.match[2] ?? hit.match[3]!) : (hit.match[1] ?? hit.match[0]);
+      const weak = !hit.pattern.severity && KEY_BODY.has(hit.pattern.name) && keyQuality(KEY_BODY.get(hit.pattern.name)!(hit.match), 0) === 'weak';
+      const severity = weak ? 'warning' : hit.pattern.severity;
+      report({ messageId: 'secret', file: hit.file, offset: hit.offset, length: hit.length, ...(severity ? { severity } : {}), data: { kind: weak ? `${hit.pattern.name} (looks hand-written: check it is not real)` : hit.pattern.name, masked: mask(named) } });
     }
   },
 });
