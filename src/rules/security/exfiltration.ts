@@ -29,14 +29,14 @@ function carriesSecretOut(m: RegExpExecArray, text: string): boolean {
 }
 
 const PATTERNS: Pattern[] = [
-  { name: 'network request carrying a secret variable', re: new RegExp(String.raw`\b(?:curl|wget|http(?:ie)?|xh|invoke-webrequest|invoke-restmethod|iwr|irm|fetch|nc|ncat|socat)\b[^\n]{0,300}${SECRET_VAR}`), accept: carriesSecretOut },
-  { name: 'reading a credential file', re: new RegExp(String.raw`\b(?:cat|less|more|head|tail|base64|xxd|od|strings|get-content|gc|type|cp|scp|rsync|upload|zip|tar)\s+[^\n|;]{0,80}${CREDENTIAL_FILE}`), accept: (m, text) => !SECRET_MANAGER.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index)) },
-  { name: 'credential file sent over the network', re: new RegExp(String.raw`${CREDENTIAL_FILE}[^\n]{0,120}\|\s*(?:curl|wget|nc|ncat|socat|base64)|(?:--post-file|--body-file|--upload-file|--data(?:-binary|-raw|-urlencode)?|-d|-f|--form|-t)[=\s]\s*["']?(?:[\w-]+=)?@?[^\s"']*${CREDENTIAL_FILE}`) },
-  { name: 'send or upload to a URL', re: /\b(?:send|upload|post|exfiltrate|forward|transmit|copy|leak|beam|submit)\b[^\n.]{0,80}\b(?:to|into|at)\s+https?:\/\/[^\s)]+/, accept: (m) => !LOCAL_HOST.test((/https?:\/\/([^\s/:?#)]+)/.exec(m[0]) ?? [])[1] ?? '') },
-  { name: 'conversation or context sent out', re: /\b(?:include|output|print|share|send|dump|export|leak|forward|paste|upload|post|exfiltrate)\s+(?:[\w'-]+\s+){0,4}?(?:conversation\s+(?:history|log|transcript)|chat\s+(?:history|log|transcript)|previous\s+messages|(?:full|entire|whole)\s+(?:context|context\s+window|conversation|transcript|system\s+prompt)|session\s+transcript)\b/ },
+  { name: 'network request carrying a secret variable', pre: /\$/, re: new RegExp(String.raw`\b(?:curl|wget|http(?:ie)?|xh|invoke-webrequest|invoke-restmethod|iwr|irm|fetch|nc|ncat|socat)\b[^\n]{0,300}${SECRET_VAR}`), accept: carriesSecretOut },
+  { name: 'reading a credential file', pre: /\.env|credentials|id_rsa|id_ed25519|id_ecdsa|id_dsa|netrc|pgpass|npmrc|pypirc|\.kube|\.docker/, re: new RegExp(String.raw`\b(?:cat|less|more|head|tail|base64|xxd|od|strings|get-content|gc|type|cp|scp|rsync|upload|zip|tar)\s+[^\n|;]{0,80}${CREDENTIAL_FILE}`), accept: (m, text) => !SECRET_MANAGER.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index)) && !/\.env\.(?:example|sample|template|dist|defaults)\b/.test(m[0]) },
+  { name: 'credential file sent over the network', pre: /\.env|credentials|id_rsa|id_ed25519|id_ecdsa|id_dsa|netrc|pgpass|npmrc|pypirc|\.kube|\.docker/, re: new RegExp(String.raw`${CREDENTIAL_FILE}[^\n]{0,120}\|\s*(?:curl|wget|nc|ncat|socat|base64)|(?:--post-file|--body-file|--upload-file|--data(?:-binary|-raw|-urlencode)?|-d|-f|--form|-t)[=\s]\s*["']?(?:[\w-]+=)?@?[^\s"']*${CREDENTIAL_FILE}`) },
+  { name: 'send or upload to a URL', pre: /https?:\/\//, re: /\b(?:send|upload|post|exfiltrate|forward|transmit|copy|leak|beam|submit)\b[^\n.]{0,80}\b(?:to|into|at)\s+https?:\/\/[^\s)]+/, accept: (m) => !LOCAL_HOST.test((/https?:\/\/([^\s/:?#)]+)/.exec(m[0]) ?? [])[1] ?? '') },
+  { name: 'conversation or context sent out', pre: /conversation|chat (?:history|log|transcript)|previous messages|context|transcript|system prompt/, re: /\b(?:include|output|print|share|send|dump|export|leak|forward|paste|upload|post|exfiltrate)\s+(?:[\w'-]+\s+){0,4}?(?:conversation\s+(?:history|log|transcript)|chat\s+(?:history|log|transcript)|previous\s+messages|(?:full|entire|whole)\s+(?:context|context\s+window|conversation|transcript|system\s+prompt)|session\s+transcript)\b/ },
 ];
 
-const SET = { trigger: /curl|wget|http|xh\b|invoke-|iwr|irm|fetch|\bnc\b|ncat|socat|\.env|credentials|id_rsa|id_ed25519|id_ecdsa|id_dsa|netrc|pgpass|npmrc|pypirc|\.kube|\.docker|\.ssh|conversation|chat (?:history|log|transcript)|previous messages|context|transcript/, patterns: PATTERNS };
+const SET = { patterns: PATTERNS };
 
 export default defineRule({
   id: 'security/exfiltration',

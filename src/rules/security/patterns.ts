@@ -15,13 +15,20 @@ export interface Pattern {
   readonly accept?: (match: RegExpExecArray, text: string) => boolean;
   /** Drop a match that starts inside a code span or fenced block (markup there is shown, not hidden). */
   readonly outsideCode?: boolean;
+  /**
+   * The keywords the pattern needs (a cheap regex of literals): all patterns' keywords are found in
+   * one pass over the text, and the pattern runs only when this matches one of them. No anchors
+   * beyond `^` at a line start and no lookarounds: it is tested on the matched keywords alone.
+   */
+  readonly pre?: RegExp;
   /** This match's severity, when it differs from the rule's. */
   readonly severity?: 'error' | 'warning' | 'info';
 }
 
 /** A rule's patterns with a cheap prefilter: a note without any trigger word is not scanned. */
 export interface PatternSet {
-  readonly trigger: RegExp;
+  /** Without it, the patterns' own keywords (`pre`) are the prefilter. */
+  readonly trigger?: RegExp;
   readonly patterns: readonly Pattern[];
 }
 
@@ -35,12 +42,26 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-const compiledSets = new WeakMap<PatternSet, readonly { pattern: Pattern; re: RegExp }[]>();
+interface Compiled {
+  readonly patterns: readonly { pattern: Pattern; re: RegExp }[];
+  /** Every pattern's `pre` in one global regex: one pass finds which keywords the text has. */
+  readonly keys: RegExp | null;
+  /** Every pattern has keywords: a text with none of them is not scanned further. */
+  readonly allPre: boolean;
+}
 
-function compiled(set: PatternSet): readonly { pattern: Pattern; re: RegExp }[] {
+const compiledSets = new WeakMap<PatternSet, Compiled>();
+
+function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
-    c = set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) }));
+    const pres = set.patterns.flatMap((p) => (p.pre ? [p.pre] : []));
+    const flags = `g${pres.some((p) => p.flags.includes('i')) ? 'i' : ''}${pres.some((p) => p.flags.includes('m')) ? 'm' : ''}`;
+    c = {
+      patterns: set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) })),
+      keys: pres.length ? new RegExp(pres.map((p) => `(?:${p.source})`).join('|'), flags) : null,
+      allPre: pres.length === set.patterns.length,
+    };
     compiledSets.set(set, c);
   }
   return c;
@@ -62,8 +83,20 @@ function inCode(file: VaultFile, at: number): boolean {
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
   if (!isReadable(file)) return;
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
-  if (!set.trigger.test(view.text)) return;
-  for (const { pattern, re } of compiled(set)) {
+  if (set.trigger && !set.trigger.test(view.text)) return;
+  const c = compiled(set);
+  // The keywords present, each as matched (short): a pattern whose `pre` finds none of them is skipped.
+  let found = '';
+  if (c.keys) {
+    c.keys.lastIndex = 0;
+    for (let k = c.keys.exec(view.text); k; k = c.keys.exec(view.text)) {
+      if (k[0].length === 0) { c.keys.lastIndex++; continue; }
+      found += `${k[0]}\n`;
+    }
+    if (!found && c.allPre) return;
+  }
+  for (const { pattern, re } of c.patterns) {
+    if (pattern.pre && !pattern.pre.test(found)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
       if (m[0].length === 0) { re.lastIndex++; continue; }
