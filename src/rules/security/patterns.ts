@@ -11,13 +11,24 @@ import { normalizeForMatching, rawOffset } from './text.js';
 export interface Pattern {
   readonly name: string;
   readonly re: RegExp;
-  /** Return false to drop a match (placeholders, redactions). */
-  readonly accept?: (match: RegExpExecArray) => boolean;
+  /** Return false to drop a match (placeholders, redactions). Gets the whole (matching-view) text too. */
+  readonly accept?: (match: RegExpExecArray, text: string) => boolean;
+  /** Drop a match that starts inside a code span or fenced block (markup there is shown, not hidden). */
+  readonly outsideCode?: boolean;
+  /**
+   * The keywords the pattern needs (a cheap regex of literals): all patterns' keywords are found in
+   * one pass over the text, and the pattern runs only when this matches one of them. No anchors
+   * beyond `^` at a line start and no lookarounds: it is tested on the matched keywords alone.
+   */
+  readonly pre?: RegExp;
+  /** This match's severity, when it differs from the rule's. */
+  readonly severity?: 'error' | 'warning' | 'info';
 }
 
 /** A rule's patterns with a cheap prefilter: a note without any trigger word is not scanned. */
 export interface PatternSet {
-  readonly trigger: RegExp;
+  /** Without it, the patterns' own keywords (`pre`) are the prefilter. */
+  readonly trigger?: RegExp;
   readonly patterns: readonly Pattern[];
 }
 
@@ -31,27 +42,67 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-const compiledSets = new WeakMap<PatternSet, readonly { pattern: Pattern; re: RegExp }[]>();
+interface Compiled {
+  readonly patterns: readonly { pattern: Pattern; re: RegExp }[];
+  /** Every pattern's `pre` in one global regex: one pass finds which keywords the text has. */
+  readonly keys: RegExp | null;
+  /** Every pattern has keywords: a text with none of them is not scanned further. */
+  readonly allPre: boolean;
+}
 
-function compiled(set: PatternSet): readonly { pattern: Pattern; re: RegExp }[] {
+const compiledSets = new WeakMap<PatternSet, Compiled>();
+
+function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
-    c = set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) }));
+    const pres = set.patterns.flatMap((p) => (p.pre ? [p.pre] : []));
+    const flags = `g${pres.some((p) => p.flags.includes('i')) ? 'i' : ''}${pres.some((p) => p.flags.includes('m')) ? 'm' : ''}`;
+    c = {
+      patterns: set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) })),
+      keys: pres.length ? new RegExp(pres.map((p) => `(?:${p.source})`).join('|'), flags) : null,
+      allPre: pres.length === set.patterns.length,
+    };
     compiledSets.set(set, c);
   }
   return c;
 }
 
+/**
+ * Inside a fenced or indented code block or a code span. The scanner's code ranges also hold HTML
+ * blocks and comments (no links there); those are not code: their markup is hidden when rendered.
+ */
+function inCode(file: VaultFile, at: number): boolean {
+  for (const [s, e] of file.codeRanges) {
+    if (at < s || at >= e) continue;
+    const head = file.text.slice(s, s + 8);
+    if (/^(?: {0,3}(?:```|~~~)| {4}|\t|`)/.test(head)) return true;
+  }
+  return false;
+}
+
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
   if (!isReadable(file)) return;
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
-  if (!set.trigger.test(view.text)) return;
-  for (const { pattern, re } of compiled(set)) {
+  if (set.trigger && !set.trigger.test(view.text)) return;
+  const c = compiled(set);
+  // The keywords present, each as matched (short): a pattern whose `pre` finds none of them is skipped.
+  let found = '';
+  if (c.keys) {
+    c.keys.lastIndex = 0;
+    for (let k = c.keys.exec(view.text); k; k = c.keys.exec(view.text)) {
+      if (k[0].length === 0) { c.keys.lastIndex++; continue; }
+      found += `${k[0]}\n`;
+    }
+    if (!found && c.allPre) return;
+  }
+  for (const { pattern, re } of c.patterns) {
+    if (pattern.pre && !pattern.pre.test(found)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
       if (m[0].length === 0) { re.lastIndex++; continue; }
-      if (pattern.accept && !pattern.accept(m)) continue;
+      if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
+      if (pattern.outsideCode && inCode(file, start)) continue;
       const end = normalized ? rawOffset(view, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
       yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
     }
@@ -61,6 +112,6 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
 /** The report every phrase rule makes: the kind of pattern and the text as the file has it. */
 export function reportPatternHits(file: VaultFile, report: (r: Report) => void, set: PatternSet, messageId: string): void {
   for (const hit of scanPatterns(file, set)) {
-    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
+    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, ...(hit.pattern.severity ? { severity: hit.pattern.severity } : {}), data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
   }
 }

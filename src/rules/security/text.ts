@@ -1,12 +1,28 @@
 /**
  * Security rules look for hidden characters in the raw text, but match phrases on a normalized
- * view: NFKC (fullwidth and other look-alikes folded), invisible characters dropped, lower case.
+ * view: NFKC (fullwidth and other look-alikes folded), cross-script homoglyphs mapped to their
+ * Latin skeleton (Unicode confusables), invisible characters dropped, lower case.
  * Every normalized offset maps back to the raw offset so findings keep their real line and column.
  */
 
-/** Zero-width and format characters, bidi controls and Unicode tags: invisible, yet read by models. */
-export const INVISIBLE = /[\u200B-\u200D\u2060\u2062-\u2064\uFEFF\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u;
+import { CONFUSABLE_FROM, CONFUSABLE_TO } from './confusables.js';
+
+/**
+ * Characters dropped from the matching view: zero-width and format characters, bidi marks and
+ * controls, Unicode tags, the soft hyphen, Mongolian vowel separator, Hangul fillers, the combining
+ * grapheme joiner and variation selectors. Invisible, yet read by models.
+ */
+export const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\u202A-\u202E\u2066-\u2069\u3164\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
 const INVISIBLE_G = new RegExp(INVISIBLE.source, 'u');
+
+/** Cross-script look-alikes (Cyrillic а, Greek ο, …) to the Latin letter of their confusable skeleton. */
+const CONFUSABLE = new Map<string, string>([...CONFUSABLE_FROM].map((c, i) => [c, CONFUSABLE_TO[i]!]));
+const CONFUSABLE_ANY = new RegExp(`[${CONFUSABLE_FROM}]`);
+
+function fold(ch: string): string {
+  const f = ch.normalize('NFKC').toLowerCase();
+  return f.length === 1 ? (CONFUSABLE.get(f) ?? CONFUSABLE.get(ch) ?? f) : f;
+}
 
 export interface NormalizedText {
   readonly text: string;
@@ -42,11 +58,11 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
     const seg = m[0];
     if (seg.charCodeAt(0) < 0x80) { push(seg.toLowerCase(), m.index, true); continue; }
     const folded = seg.normalize('NFKC').toLowerCase();
-    if (folded.length === seg.length && !INVISIBLE_G.test(seg)) { push(folded, m.index, true); continue; }
+    if (folded.length === seg.length && !INVISIBLE_G.test(seg) && !CONFUSABLE_ANY.test(folded) && !CONFUSABLE_ANY.test(seg)) { push(folded, m.index, true); continue; }
     let i = m.index;
     for (const ch of seg) {
       if (!INVISIBLE.test(ch)) {
-        const f = ch.normalize('NFKC').toLowerCase();
+        const f = fold(ch);
         for (let k = 0; k < f.length; k++) map.push(i);
         text += f;
       }
