@@ -6,6 +6,8 @@ import indexDanglingLink from './index/dangling-link.js';
 import indexMissing from './index/missing.js';
 import indexNearBudget from './index/near-budget.js';
 import indexOverBudget from './index/over-budget.js';
+import memoryDataDump from './memory/data-dump.js';
+import memorySessionResidue from './memory/session-residue.js';
 import noteBrokenWikilink from './note/broken-wikilink.js';
 import noteDuplicateName from './note/duplicate-name.js';
 import noteFrontmatterInvalid from './note/frontmatter-invalid.js';
@@ -41,6 +43,8 @@ export const RULES: readonly Rule<any>[] = [
   indexMissing,
   indexNearBudget,
   indexOverBudget,
+  memoryDataDump,
+  memorySessionResidue,
   noteBrokenWikilink,
   noteDuplicateName,
   noteFrontmatterInvalid,
