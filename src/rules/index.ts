@@ -7,6 +7,8 @@ import indexMissing from './index/missing.js';
 import indexNearBudget from './index/near-budget.js';
 import indexOverBudget from './index/over-budget.js';
 import memoryDataDump from './memory/data-dump.js';
+import memoryDuplicatesContextFile from './memory/duplicates-context-file.js';
+import memoryRestatesProject from './memory/restates-project.js';
 import memorySessionResidue from './memory/session-residue.js';
 import noteBrokenWikilink from './note/broken-wikilink.js';
 import noteDuplicateName from './note/duplicate-name.js';
@@ -44,6 +46,8 @@ export const RULES: readonly Rule<any>[] = [
   indexNearBudget,
   indexOverBudget,
   memoryDataDump,
+  memoryDuplicatesContextFile,
+  memoryRestatesProject,
   memorySessionResidue,
   noteBrokenWikilink,
   noteDuplicateName,
