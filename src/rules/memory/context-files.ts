@@ -43,9 +43,9 @@ export function projectRoot(vault: Vault): string | null {
   return rootCache.get(vault)!;
 }
 
-export function contextFiles(vault: Vault, home: string | null): ContextFile[] {
+export function contextFiles(vault: Vault, home: string | null, chosenRoot?: string | null): ContextFile[] {
   const dirs = [vault.root, dirname(vault.root)];
-  const root = projectRoot(vault);
+  const root = chosenRoot === undefined ? projectRoot(vault) : chosenRoot;
   if (root) dirs.push(root, join(root, '.claude'));
   if (home) dirs.push(join(home, '.claude'), join(home, '.hermes'));
   const paths: string[] = [];

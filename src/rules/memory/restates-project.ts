@@ -35,9 +35,9 @@ interface ProjectFacts {
 
 const factsCache = new WeakMap<Vault, ProjectFacts | null>();
 
-function factsOf(vault: Vault, o: Options): ProjectFacts | null {
-  if (factsCache.has(vault)) return factsCache.get(vault)!;
-  const root = projectRoot(vault);
+function factsOf(vault: Vault, o: Options, chosen?: string | null): ProjectFacts | null {
+  if (chosen === undefined && factsCache.has(vault)) return factsCache.get(vault)!;
+  const root = chosen === undefined ? projectRoot(vault) : chosen;
   let facts: ProjectFacts | null = null;
   if (root && existsSync(root)) {
     let commits: Set<string> | null = null;
@@ -54,7 +54,7 @@ function factsOf(vault: Vault, o: Options): ProjectFacts | null {
     }
     facts = { root, commits, byName, lines: new Map() };
   }
-  factsCache.set(vault, facts);
+  if (chosen === undefined) factsCache.set(vault, facts);
   return facts;
 }
 
@@ -128,8 +128,9 @@ export function restatedIn(u: Unit, facts: ProjectFacts, o: Options): { restated
 
 export interface RestatesResult { readonly skipped: 'no-root' | null; readonly found: { file: VaultFile; unit: Unit; restated: Restated[]; share: number }[] }
 
-export function restatements(vault: Vault, o: Options): RestatesResult {
-  const facts = factsOf(vault, o);
+/** `root`: the project root chosen by the caller (consolidate's `--root`); default: as consolidate chooses it from the config. */
+export function restatements(vault: Vault, o: Options, root?: string | null): RestatesResult {
+  const facts = factsOf(vault, o, root);
   if (!facts) return { skipped: 'no-root', found: [] };
   const found: RestatesResult['found'] = [];
   for (const file of vault.files) {
