@@ -59,6 +59,8 @@ const describeKinds = (m: DumpMeasure): string =>
 export function dumpsIn(units: readonly Unit[], o: Options): { unit: Unit; m: DumpMeasure }[] {
   const out: { unit: Unit; m: DumpMeasure }[] = [];
   for (const unit of units) {
+    // The dumped characters are some of the unit's: a smaller unit cannot reach the threshold.
+    if (unit.end - unit.start < o.minChars) continue;
     const m = measureDump(unit);
     if (isDump(m, o)) out.push({ unit, m });
   }
