@@ -13,7 +13,7 @@ import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { guardDraft } from '../src/guard/run.js';
 import { asksAbout } from '../src/rules/draft.js';
 import { RULES } from '../src/rules/index.js';
-import { copyToTemp } from './helpers/run.js';
+import { copyToTemp, tempDir } from './helpers/run.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
 const labelsSchema = z.object({
@@ -57,5 +57,32 @@ describe('guard and the memory/ rules', () => {
     const vault = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
     const r = guardDraft(vault, DEFAULT_CONFIG, '---\nname: tabs\ndescription: tabs not spaces\ntype: feedback\n---\n\nUse tabs in Go files.\n\n**Why:** gofmt.\n');
     expect(r.problems.filter(asksAbout)).toEqual([]);
+  });
+});
+
+describe('memory/restates-project with a git project', () => {
+  it('names the commits a note lists, and is skipped without a root', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const project = tempDir();
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: project, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    git('init', '-q');
+    const hashes: string[] = [];
+    for (const msg of ['add parser', 'fix the retry loop', 'rename the cache']) {
+      writeFileSync(join(project, 'log.txt'), `${msg}\n`, { flag: 'a' });
+      git('add', '.');
+      git('commit', '-q', '-m', msg);
+      hashes.push(git('rev-parse', '--short=7', 'HEAD').trim());
+    }
+    const vault = join(project, 'memory');
+    mkdirSync(vault);
+    writeFileSync(join(vault, 'MEMORY.md'), '- [History](history.md)\n');
+    writeFileSync(join(vault, 'history.md'), `---\nname: history\ndescription: recent commits\ntype: project\n---\n\n${hashes.map((h, i) => `- ${h} ${['add parser', 'fix the retry loop', 'rename the cache'][i]}`).join('\n')}\n`);
+    const config = { ...DEFAULT_CONFIG, rules: { 'memory/duplicates-context-file': { options: { home: null } } } };
+    const withRoot = await checkVault(vault, { config, root: project });
+    const found = withRoot.findings.filter((f) => f.ruleId === 'memory/restates-project');
+    expect(found.map((f) => f.message)).toEqual([`100% of this note restates the project: git history (commits ${hashes.join(', ')})`]);
+    const without = await checkVault(vault, { config });
+    expect(without.findings.filter((f) => f.ruleId === 'memory/restates-project')).toEqual([]);
   });
 });
