@@ -17,6 +17,8 @@ export interface CheckOptions {
   readonly kind?: VaultKind;
   /** Reuse parses and per-file findings of unchanged files (`check --cache`). */
   readonly cache?: boolean | CheckCacheOptions;
+  /** Project root for memory/restates-project and memory/duplicates-context-file (`--root`; else config `root`). */
+  readonly root?: string;
 }
 
 export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
@@ -52,7 +54,8 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const config = options.config ?? (await loadConfig(dir, options.configFile)).config;
+  const loaded = options.config ?? (await loadConfig(dir, options.configFile)).config;
+  const config = options.root ? { ...loaded, root: resolve(options.root) } : loaded;
   const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
   const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}), ...(cache ? { parseCache: cache } : {}) });
   return checkLoadedVault(vault, cache);

@@ -16,6 +16,7 @@ const ROOT = join(process.cwd(), 'fixtures', 'consolidate');
 const KINDS: Record<string, ItemKind[]> = {
   'near-duplicates': ['near-duplicate'], contradictions: ['contradiction'], 'dead-references': ['dead-reference'],
   incidents: ['incident'], 'index-overflow': ['index-overflow'], orphans: ['orphan'], 'dangling-links': ['dangling-link'],
+  'not-memory': ['not-memory'],
 };
 const update = process.env.MEMLINT_UPDATE_FIXTURES === '1';
 
@@ -38,7 +39,8 @@ describe('consolidate stage fixtures', () => {
     const actual = proposal.items
       .filter((i) => KINDS[c.stage]!.includes(i.kind))
       .map((i) => ({ id: i.id, paths: i.notes.map((n) => n.path), suggestion: i.suggestion, action: i.action, evidence: i.evidence }));
-    const withSummary = c.stage === 'dead-references' ? { items: actual, summary: proposal.summary?.deadReferences } : actual;
+    const withSummary = c.stage === 'dead-references' ? { items: actual, summary: proposal.summary?.deadReferences }
+      : c.stage === 'not-memory' ? { items: actual, summary: proposal.summary?.notMemory } : actual;
     const normalized = JSON.parse(JSON.stringify(withSummary).split(c.dir).join('<case>'));
     const file = join(c.dir, 'expected.json');
     if (update) writeFileSync(file, `${JSON.stringify(normalized, null, 2)}\n`);

@@ -39,7 +39,7 @@ describe('draft rules', () => {
     const { DRAFT_RULES, SECURITY_RULES } = await import('../src/rules/draft.js');
     for (const r of DRAFT_RULES) expect(RULES).toContain(r);
     expect(SECURITY_RULES.map((r) => r.id).sort()).toEqual(RULES.filter((r) => r.id.startsWith('security/')).map((r) => r.id).sort());
-    expect(DRAFT_RULES.map((r) => r.id).sort()).toEqual([...SECURITY_RULES.map((r) => r.id), 'note/frontmatter-invalid', 'note/frontmatter-schema'].sort());
+    expect(DRAFT_RULES.map((r) => r.id).sort()).toEqual([...SECURITY_RULES.map((r) => r.id), 'note/frontmatter-invalid', 'note/frontmatter-schema', 'memory/data-dump', 'memory/duplicates-context-file', 'memory/session-residue'].sort());
   });
 });
 

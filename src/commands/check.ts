@@ -22,6 +22,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   const result = await checkVault(dir, {
     ...(values.config ? { configFile: resolve(io.cwd, values.config) } : {}),
     ...(kind ? { kind } : {}),
+    ...(values.root ? { root: resolve(io.cwd, values.root) } : {}),
     ...(values.cache || values['cache-location'] || values['cache-strategy'] ? {
       cache: {
         ...(values['cache-location'] ? { location: resolve(io.cwd, values['cache-location']) } : {}),

@@ -24,8 +24,9 @@ export interface ConsolidateOptions {
 const ID_PREFIX: Record<ItemKind, string> = {
   'index-overflow': 'index', 'dangling-link': 'dangling', orphan: 'orphan', 'dead-reference': 'dead',
   'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident',
+  'not-memory': 'notmem',
 };
-const KIND_ORDER: ItemKind[] = ['index-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident'];
+const KIND_ORDER: ItemKind[] = ['index-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
 
 export function fileSha(file: VaultFile | undefined): string {
   return file ? sha256Hex(file.bytes) : 'absent';

@@ -30,7 +30,7 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keep') }).strict(),
 ]);
 
-export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow'] as const;
+export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow', 'not-memory'] as const;
 export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'keep', 'review'] as const;
 export const DECISIONS = ['pending', 'approve', 'reject'] as const;
 

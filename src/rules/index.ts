@@ -7,6 +7,10 @@ import indexLostCorrection from './index/lost-correction.js';
 import indexMissing from './index/missing.js';
 import indexNearBudget from './index/near-budget.js';
 import indexOverBudget from './index/over-budget.js';
+import memoryDataDump from './memory/data-dump.js';
+import memoryDuplicatesContextFile from './memory/duplicates-context-file.js';
+import memoryRestatesProject from './memory/restates-project.js';
+import memorySessionResidue from './memory/session-residue.js';
 import noteBrokenWikilink from './note/broken-wikilink.js';
 import noteDuplicateName from './note/duplicate-name.js';
 import noteFrontmatterInvalid from './note/frontmatter-invalid.js';
@@ -43,6 +47,10 @@ export const RULES: readonly Rule<any>[] = [
   indexMissing,
   indexNearBudget,
   indexOverBudget,
+  memoryDataDump,
+  memoryDuplicatesContextFile,
+  memoryRestatesProject,
+  memorySessionResidue,
   noteBrokenWikilink,
   noteDuplicateName,
   noteFrontmatterInvalid,

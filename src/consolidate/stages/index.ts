@@ -4,9 +4,10 @@ import contradictions from './contradictions.js';
 import deadReferences from './dead-references.js';
 import incidents from './incidents.js';
 import nearDuplicates from './near-duplicates.js';
+import notMemory from './not-memory.js';
 import { danglingLinks, indexOverflow, orphans } from './vault-items.js';
 
-export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents];
+export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents, notMemory];
 
 /** A Hermes store has no index, catalog or links: its entries are compared and checked. */
-export const HERMES_STAGES: readonly Stage[] = [deadReferences, nearDuplicates, contradictions];
+export const HERMES_STAGES: readonly Stage[] = [deadReferences, nearDuplicates, contradictions, notMemory];
