@@ -17,6 +17,8 @@ export interface CheckOptions {
   readonly kind?: VaultKind;
   /** Reuse parses and per-file findings of unchanged files (`check --cache`). */
   readonly cache?: boolean | CheckCacheOptions;
+  /** Check the vault as the git index holds it (the next commit), not the working tree. */
+  readonly staged?: boolean;
 }
 
 export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
@@ -53,6 +55,10 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
   const config = options.config ?? (await loadConfig(dir, options.configFile)).config;
+  if (options.staged) {
+    const { loadStagedVault } = await import('./vault/staged.js');
+    return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
+  }
   const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
   const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}), ...(cache ? { parseCache: cache } : {}) });
   return checkLoadedVault(vault, cache);

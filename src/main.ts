@@ -15,7 +15,7 @@ interface CommandEntry {
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: {
-    usage: 'memlint check [VAULT] [--format pretty|json|sarif|github] [--config FILE] [--kind claude|hermes] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
+    usage: 'memlint check [VAULT] [--format pretty|json|sarif|github] [--config FILE] [--kind claude|hermes] [--staged] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
     summary: 'check the index budget, links, orphans, front matter and catalog',
     load: () => import('./commands/check.js'),
   },

@@ -12,6 +12,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     kind: { type: 'string' },
     root: { type: 'string' },
     cache: { type: 'boolean' },
+    staged: { type: 'boolean' },
     'cache-location': { type: 'string' },
     'cache-strategy': { type: 'string' },
   });
@@ -22,12 +23,13 @@ export async function run(args: string[], io: IO): Promise<number> {
   const result = await checkVault(dir, {
     ...(values.config ? { configFile: resolve(io.cwd, values.config) } : {}),
     ...(kind ? { kind } : {}),
-    ...(values.cache || values['cache-location'] || values['cache-strategy'] ? {
+    ...(values.staged ? { staged: true } : {}),
+    ...(!values.staged && (values.cache || values['cache-location'] || values['cache-strategy'] ? {
       cache: {
         ...(values['cache-location'] ? { location: resolve(io.cwd, values['cache-location']) } : {}),
         strategy: oneOf('check', 'cache-strategy', values['cache-strategy'], ['stat', 'content'] as const, 'stat'),
       },
-    } : {}),
+    } : {})),
   });
   const reporter = await loadReporter(format);
   io.stdout.write(reporter(result, { color: useColor(io, io.stdout), cwd: io.cwd }));
