@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -91,8 +91,11 @@ describe('guard: the signature cache', () => {
 });
 
 describe('guard --claude-hook (PreToolUse)', () => {
-  const vault = copyToTemp(DEMO);
-  const hook = (payload: unknown, args: string[] = []) => runBin(['guard', '--claude-hook', ...args], { stdin: JSON.stringify(payload) });
+  // The hook guards Claude Code's memory folders: the demo vault as a project's auto memory under a fake HOME.
+  const home = tempDir();
+  const vault = join(home, '.claude', 'projects', '-work-demo', 'memory');
+  cpSync(DEMO, vault, { recursive: true });
+  const hook = (payload: unknown, args: string[] = []) => runBin(['guard', '--claude-hook', ...args], { stdin: JSON.stringify(payload), env: { HOME: home } });
   const copyBody = PNPM.replace('name: use-pnpm', 'name: pnpm-dup');
   it('Write of a duplicate note inside the memory folder is denied with the reason', () => {
     const r = hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(vault, 'feedback_pnpm-dup.md'), content: copyBody } });
