@@ -100,3 +100,52 @@ describe('the Claude Code hook guards only memory folders', () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 });
+
+describe('check and consolidate over several vaults', () => {
+  it('a folder holding several vaults is checked vault by vault, with a summary table', () => {
+    const parent = tempDir();
+    cpSync(DEMO, join(parent, 'one'), { recursive: true });
+    cpSync(join(process.cwd(), 'fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault'), join(parent, 'two'), { recursive: true });
+    mkdirSync(join(parent, 'hermes'));
+    writeFileSync(join(parent, 'hermes', 'MEMORY.md'), 'Use pnpm.\n§\nDeploys on Fridays are frozen.\n');
+    const r = runBin(['check', parent]);
+    expect(r.stdout).toMatch(/^── hermes\n/m);
+    expect(r.stdout).toMatch(/^── one\n/m);
+    expect(r.stdout).toMatch(/^vault +kind +notes +errors +warnings +infos$/m);
+    expect(r.stdout).toMatch(/^two +claude +3 +0 +0 +0$/m);
+    expect(r.stdout).not.toMatch(/MEMORY\.md is not reachable|one\/MEMORY\.md/); // no child index reported as a note
+    expect(r.stdout).toMatch(/3 vaults \(\d with errors\)/);
+    const json = JSON.parse(runBin(['check', parent, '--format', 'json']).stdout) as { summary: { vaults: number }; vaults: { label: string; kind: string; vault: string }[] };
+    expect(json.summary.vaults).toBe(3);
+    expect(json.vaults.map((v) => [v.label, v.kind])).toEqual([['hermes', 'hermes'], ['one', 'claude'], ['two', 'claude']]);
+    expect(r.code).toBe(1);
+  });
+
+  it('check --all reports each memory folder of the user (fake HOME) with a summary', () => {
+    const { home, project } = fakeMachine();
+    const r = runBin(['check', '--all', '--format', 'json'], { cwd: project, env: { HOME: home } });
+    const json = JSON.parse(r.stdout) as { summary: { vaults: number }; vaults: { label: string; kind: string }[] };
+    expect(json.vaults.map((v) => v.label)).toEqual([
+      '~/notes/claude-memory', '~/.claude/projects/-home-u-work-app/memory', '~/.claude/agent-memory/reviewer',
+      '~/work/app/.claude/agent-memory/planner', '~/work/app/.claude/agent-memory-local/scratch', '~/.hermes/memories',
+    ]);
+    expect(json.vaults.at(-1)!.kind).toBe('hermes');
+    const pretty = runBin(['check', '--all'], { cwd: project, env: { HOME: home } });
+    expect(pretty.stdout).toMatch(/✖ 6 vaults/);
+    const none = runBin(['check', '--all'], { cwd: tempDir(), env: { HOME: tempDir() } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^memlint: check --all: no memory folder found/);
+  });
+
+  it('consolidate --all writes one proposal per vault and changes no note', () => {
+    const { home, project } = fakeMachine();
+    const before = readFileSync(join(home, '.claude', 'agent-memory', 'reviewer', 'MEMORY.md'));
+    const r = runBin(['consolidate', '--all'], { cwd: project, env: { HOME: home } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^vault +items +proposal$/);
+    expect(lines).toHaveLength(7);
+    for (const line of lines.slice(1)) expect(existsSync(line.split(/ +/).at(-1)!)).toBe(true);
+    expect(readFileSync(join(home, '.claude', 'agent-memory', 'reviewer', 'MEMORY.md')).equals(before)).toBe(true);
+  });
+});

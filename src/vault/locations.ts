@@ -136,3 +136,32 @@ function projectRootOf(cwd: string): string {
   }
   return resolve(cwd);
 }
+
+/** What a folder given on the command line holds: one vault, several vaults, or nothing to check. */
+export type FolderShape =
+  | { readonly kind: 'vault' }
+  | { readonly kind: 'vaults'; readonly roots: readonly string[]; readonly loose: readonly string[] }
+  | { readonly kind: 'empty' };
+
+const ENTRY = /(^|\/)(MEMORY|USER)\.md$/;
+
+/**
+ * A folder with a MEMORY.md / USER.md (or `indexFile`) at its top is one vault. Without one, every
+ * folder below holding such a file is a vault of its own (the outermost when they nest), and the
+ * folder is checked vault by vault; with no markdown at all there is nothing to check.
+ */
+export function folderShape(dir: string, markdownPaths: readonly string[], indexFile = 'MEMORY.md'): FolderShape {
+  if (markdownPaths.includes(indexFile) || markdownPaths.includes('MEMORY.md') || markdownPaths.includes('USER.md')) return { kind: 'vault' };
+  if (markdownPaths.length === 0) return { kind: 'empty' };
+  const roots: string[] = [];
+  const depth = (p: string): number => p.split('/').length;
+  for (const p of [...markdownPaths].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!ENTRY.test(p) && !p.endsWith(`/${indexFile}`)) continue;
+    const root = p.slice(0, p.lastIndexOf('/'));
+    if (roots.some((r) => root === r || root.startsWith(`${r}/`))) continue;
+    roots.push(root);
+  }
+  if (!roots.length) return { kind: 'vault' }; // notes without an index: one vault (index/missing says so)
+  const loose = markdownPaths.filter((p) => !roots.some((r) => p.startsWith(`${r}/`)));
+  return { kind: 'vaults', roots: roots.sort().map((r) => join(dir, ...r.split('/'))), loose };
+}
