@@ -4,7 +4,7 @@ import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
 import { runRules } from './rules/engine.js';
-import { RULES } from './rules/index.js';
+import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
 import type { IndexInfo, Vault, VaultKind } from './vault/model.js';
@@ -19,6 +19,18 @@ export interface CheckOptions {
   readonly cache?: boolean | CheckCacheOptions;
   /** Check the vault as the git index holds it (the next commit), not the working tree. */
   readonly staged?: boolean;
+  /** Run only these rules (`--rule`), or all but these (`--ignore-rule`). Ids must exist. */
+  readonly rules?: { readonly only?: readonly string[]; readonly skip?: readonly string[] };
+}
+
+/** The config with rules outside `--rule` / inside `--ignore-rule` turned off. */
+export function selectRules(config: Config, sel: CheckOptions['rules']): Config {
+  if (!sel || (!sel.only?.length && !sel.skip?.length)) return config;
+  const rules = { ...config.rules };
+  for (const id of RULE_IDS) {
+    if ((sel.only?.length && !sel.only.includes(id)) || sel.skip?.includes(id)) rules[id] = 'off';
+  }
+  return { ...config, rules };
 }
 
 export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
@@ -54,7 +66,7 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const config = options.config ?? (await loadConfig(dir, options.configFile)).config;
+  const config = selectRules(options.config ?? (await loadConfig(dir, options.configFile)).config, options.rules);
   if (options.staged) {
     const { loadStagedVault } = await import('./vault/staged.js');
     return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));

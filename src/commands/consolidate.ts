@@ -6,6 +6,7 @@ import type { IO } from '../io.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { ensureStateDir } from '../util/cache-dir.js';
 import { loadVault } from '../vault/load.js';
 import { UsageError } from '../util/errors.js';
 import { resolveTargets } from './targets.js';
@@ -15,7 +16,8 @@ export function runId(createdAt: string, manifest: string): string {
 }
 
 /** Never overwrites an earlier proposal: a second run in the same second gets a suffix. */
-function writeNewProposal(dir: string, id: string, text: string): string {
+function writeNewProposal(dir: string, id: string, text: string, commitProposals = false): string {
+  ensureStateDir(dirname(dirname(dir)), commitProposals);
   mkdirSync(dir, { recursive: true });
   for (let n = 1; ; n++) {
     const file = join(dir, `${id}${n === 1 ? '' : `-${n}`}.yaml`);
@@ -49,7 +51,7 @@ export async function run(args: string[], io: IO): Promise<number> {
       const { config } = await loadConfig(t.dir, values.config ? resolve(io.cwd, values.config) : undefined);
       const vault = loadVault(t.dir, { config, ...(kind ? { kind } : {}) });
       const proposal = consolidateVault(vault, { ...(values.root ? { root: resolve(io.cwd, values.root) } : {}), path: io.env.PATH ?? '' });
-      const file = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), proposalToYaml(proposal));
+      const file = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), proposalToYaml(proposal), config.commitProposals);
       rows.push([t.label, String(proposal.items.length), file]);
     }
     const w0 = Math.max(5, ...rows.map((r) => r[0]!.length));
@@ -81,7 +83,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     mkdirSync(dirname(out), { recursive: true });
     writeFileAtomic(out, text);
   } else {
-    out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text);
+    out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text, config.commitProposals);
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}\n`);
