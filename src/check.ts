@@ -39,6 +39,8 @@ export interface CheckResult {
   readonly vault: Vault;
   readonly findings: readonly Finding[];
   readonly summary: Summary;
+  /** Claude vaults: the index budget and the entries past it (lostEntries); null for Hermes or without an index. */
+  readonly index: IndexInfo | null;
   /** A rule crashed: the result is incomplete (exit 2). */
   readonly crashed: boolean;
 }
@@ -62,7 +64,7 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
     cache.save(vault);
     mark(`cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`);
   }
-  return { vault, findings, summary: summarize(vault, findings), crashed };
+  return { vault, findings, summary: summarize(vault, findings), index: vault.indexInfo, crashed };
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
