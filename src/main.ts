@@ -60,7 +60,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/guard.js'),
   },
   mcp: {
-    usage: 'memlint mcp [VAULT]',
+    usage: 'memlint mcp [VAULT...]  (no VAULT: the memory folders check --all finds)',
     summary: 'serve check_memory_draft and check_vault over MCP (stdio); nothing it exposes writes',
     load: () => import('./commands/mcp.js'),
   },

@@ -163,6 +163,17 @@ describe('memlint mcp', () => {
       const report = JSON.parse((check.content as { text: string }[])[0]!.text);
       expect(report.tool).toBe('memlint');
       expect(report.summary.notes).toBe(15);
+      // Tools say they only read; check_vault reads only the vaults the server was started with.
+      for (const t of tools.tools) expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      for (const other of ['/etc', tempDir()]) {
+        const refused = await client.callTool({ name: 'check_vault', arguments: { vault: other } });
+        expect(refused.isError).toBe(true);
+        expect((refused.content as { text: string }[])[0]!.text).toMatch(/is not a vault this server was started with/);
+      }
+      const refusedDraft = await client.callTool({ name: 'check_memory_draft', arguments: { draft: 'x', vault: '/etc' } });
+      expect(refusedDraft.isError).toBe(true);
+      const same = await client.callTool({ name: 'check_vault', arguments: { vault } });
+      expect(same.isError).toBeFalsy();
     } finally {
       await client.close();
     }
