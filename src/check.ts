@@ -4,7 +4,7 @@ import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
 import { runRules } from './rules/engine.js';
-import { RULES } from './rules/index.js';
+import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
 import type { IndexInfo, Vault, VaultKind } from './vault/model.js';
@@ -19,6 +19,20 @@ export interface CheckOptions {
   readonly cache?: boolean | CheckCacheOptions;
   /** Project root for memory/restates-project and memory/duplicates-context-file (`--root`; else config `root`). */
   readonly root?: string;
+  /** Check the vault as the git index holds it (the next commit), not the working tree. */
+  readonly staged?: boolean;
+  /** Run only these rules (`--rule`), or all but these (`--ignore-rule`). Ids must exist. */
+  readonly rules?: { readonly only?: readonly string[]; readonly skip?: readonly string[] };
+}
+
+/** The config with rules outside `--rule` / inside `--ignore-rule` turned off. */
+export function selectRules(config: Config, sel: CheckOptions['rules']): Config {
+  if (!sel || (!sel.only?.length && !sel.skip?.length)) return config;
+  const rules = { ...config.rules };
+  for (const id of RULE_IDS) {
+    if ((sel.only?.length && !sel.only.includes(id)) || sel.skip?.includes(id)) rules[id] = 'off';
+  }
+  return { ...config, rules };
 }
 
 export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
@@ -27,6 +41,8 @@ export interface CheckResult {
   readonly vault: Vault;
   readonly findings: readonly Finding[];
   readonly summary: Summary;
+  /** Claude vaults: the index budget and the entries past it (lostEntries); null for Hermes or without an index. */
+  readonly index: IndexInfo | null;
   /** A rule crashed: the result is incomplete (exit 2). */
   readonly crashed: boolean;
 }
@@ -50,12 +66,16 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
     cache.save(vault);
     mark(`cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`);
   }
-  return { vault, findings, summary: summarize(vault, findings), crashed };
+  return { vault, findings, summary: summarize(vault, findings), index: vault.indexInfo, crashed };
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const loaded = options.config ?? (await loadConfig(dir, options.configFile)).config;
-  const config = options.root ? { ...loaded, root: resolve(options.root) } : loaded;
+  const selected = selectRules(options.config ?? (await loadConfig(dir, options.configFile)).config, options.rules);
+  const config = options.root ? { ...selected, root: resolve(options.root) } : selected;
+  if (options.staged) {
+    const { loadStagedVault } = await import('./vault/staged.js');
+    return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
+  }
   const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
   const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}), ...(cache ? { parseCache: cache } : {}) });
   return checkLoadedVault(vault, cache);

@@ -18,6 +18,38 @@ const ask = async (question: string): Promise<string | null> => {
   return next.done ? null : next.value;
 };
 
+/** One key press: the terminal in raw mode while waiting; keys typed ahead are kept in order. */
+const typed: string[] = [];
+let ended = false;
+let waiting: (() => void) | null = null;
+let listening = false;
+const key = async (question: string): Promise<string | null> => {
+  process.stdout.write(question);
+  if (!listening) {
+    listening = true;
+    process.stdin.on('data', (d: Buffer) => { typed.push(...d.toString('utf8')); waiting?.(); });
+    process.stdin.on('end', () => { ended = true; waiting?.(); });
+  }
+  const raw = Boolean(process.stdin.isTTY);
+  if (raw) process.stdin.setRawMode(true);
+  process.stdin.resume();
+  try {
+    for (;;) {
+      while (typed.length) {
+        const c = typed.shift()!;
+        if (c === '\u0003' || c === '\u0004') return null; // Ctrl-C, Ctrl-D: quit
+        if (!/\s/.test(c)) return c;
+      }
+      if (ended) return null;
+      await new Promise<void>((r) => { waiting = r; });
+      waiting = null;
+    }
+  } finally {
+    process.stdin.pause();
+    if (raw) process.stdin.setRawMode(false);
+  }
+};
+
 // No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
 void main({
   argv: process.argv.slice(2),
@@ -28,6 +60,7 @@ void main({
   readStdin,
   stdinIsTTY: Boolean(process.stdin.isTTY),
   ask,
+  key,
 }).then((code) => {
   process.exitCode = code;
   process.stdin.destroy();

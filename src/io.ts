@@ -12,6 +12,8 @@ export interface IO {
   readonly stdinIsTTY: boolean;
   /** Asks a person one line (interactive commands); null at end of input. */
   readonly ask?: (question: string) => Promise<string | null>;
+  /** Asks for one key press (no Enter needed) in a terminal; null at end of input. */
+  readonly key?: (question: string) => Promise<string | null>;
 }
 
 export function useColor(io: IO, stream: Writable): boolean {

@@ -15,7 +15,7 @@ interface CommandEntry {
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: {
-    usage: 'memlint check [VAULT] [--format pretty|json|sarif|github] [--config FILE] [--kind claude|hermes] [--root DIR] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
+    usage: 'memlint check [VAULT] [--all] [--format pretty|json|sarif|github] [--quiet] [--rule ID]... [--ignore-rule ID]... [--max-warnings N] [--config FILE] [--kind claude|hermes] [--root DIR] [--staged] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
     summary: 'check the index budget, links, orphans, front matter and catalog',
     load: () => import('./commands/check.js'),
   },
@@ -25,7 +25,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/catalog.js'),
   },
   consolidate: {
-    usage: 'memlint consolidate [VAULT] [--root DIR] [--out FILE|-] [--format yaml|json] [--config FILE]',
+    usage: 'memlint consolidate [VAULT] [--all] [--root DIR] [--out FILE|-] [--format yaml|json] [--config FILE]',
     summary: 'find duplicates, contradictions, dead references, incidents → a proposal (read-only)',
     load: () => import('./commands/consolidate.js'),
   },
@@ -60,7 +60,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/guard.js'),
   },
   mcp: {
-    usage: 'memlint mcp [VAULT]',
+    usage: 'memlint mcp [VAULT...]  (no VAULT: the memory folders check --all finds)',
     summary: 'serve check_memory_draft and check_vault over MCP (stdio); nothing it exposes writes',
     load: () => import('./commands/mcp.js'),
   },

@@ -45,9 +45,10 @@ describe('bad input', () => {
     expect(json.summary.notes).toBe(3);
   });
 
-  it('an empty vault is clean', () => {
-    const json = checkOk(vaultWith({}));
-    expect(json.summary).toEqual({ notes: 0, errors: 0, warnings: 0, infos: 0 });
+  it('an empty folder (no index, no notes) is a usage error in one line, not a clean vault', () => {
+    const r = runBin(['check', vaultWith({})]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^memlint: check: .* holds no MEMORY.md and no notes: nothing to check .*\n$/);
   });
 
   it('a vault without MEMORY.md says so', () => {

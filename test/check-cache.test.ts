@@ -247,7 +247,7 @@ describe('check --cache gives the answer check gives', () => {
     expect(header.version).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}\\+[0-9a-f]{12}$`));
     const after = snapshotTree(dir);
     const added = [...after.keys()].filter((k) => !before.has(k));
-    expect(added.sort()).toEqual(['.memlint/', '.memlint/cache/', '.memlint/cache/.gitignore', `.memlint/cache/${basename(CHECK_CACHE_FILE)}`]);
+    expect(added.sort()).toEqual(['.memlint/', '.memlint/.gitignore', '.memlint/cache/', '.memlint/cache/.gitignore', `.memlint/cache/${basename(CHECK_CACHE_FILE)}`]);
     for (const [k, v] of before) expect(after.get(k), k).toBe(v);
     const unwritable = runBin(['check', dir, '--format', 'json', '--cache-location', '/proc/memlint-cache.jsonl']);
     expect(unwritable.code).toBe(plain.code);

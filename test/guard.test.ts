@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -92,8 +92,11 @@ describe('guard: the signature cache', () => {
 });
 
 describe('guard --claude-hook (PreToolUse)', () => {
-  const vault = copyToTemp(DEMO);
-  const hook = (payload: unknown, args: string[] = []) => runBin(['guard', '--claude-hook', ...args], { stdin: JSON.stringify(payload) });
+  // The hook guards Claude Code's memory folders: the demo vault as a project's auto memory under a fake HOME.
+  const home = tempDir();
+  const vault = join(home, '.claude', 'projects', '-work-demo', 'memory');
+  cpSync(DEMO, vault, { recursive: true });
+  const hook = (payload: unknown, args: string[] = []) => runBin(['guard', '--claude-hook', ...args], { stdin: JSON.stringify(payload), env: { HOME: home } });
   const copyBody = PNPM.replace('name: use-pnpm', 'name: pnpm-dup');
   it('Write of a duplicate note inside the memory folder is denied with the reason', () => {
     const r = hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(vault, 'feedback_pnpm-dup.md'), content: copyBody } });
@@ -161,6 +164,17 @@ describe('memlint mcp', () => {
       const report = JSON.parse((check.content as { text: string }[])[0]!.text);
       expect(report.tool).toBe('memlint');
       expect(report.summary.notes).toBe(15);
+      // Tools say they only read; check_vault reads only the vaults the server was started with.
+      for (const t of tools.tools) expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      for (const other of ['/etc', tempDir()]) {
+        const refused = await client.callTool({ name: 'check_vault', arguments: { vault: other } });
+        expect(refused.isError).toBe(true);
+        expect((refused.content as { text: string }[])[0]!.text).toMatch(/is not a vault this server was started with/);
+      }
+      const refusedDraft = await client.callTool({ name: 'check_memory_draft', arguments: { draft: 'x', vault: '/etc' } });
+      expect(refusedDraft.isError).toBe(true);
+      const same = await client.callTool({ name: 'check_vault', arguments: { vault } });
+      expect(same.isError).toBeFalsy();
     } finally {
       await client.close();
     }

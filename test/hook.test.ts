@@ -76,3 +76,60 @@ describe('hook install', () => {
     expect(r.stderr).toMatch(/^memlint: hook: .* is not inside a git repository\n$/);
   });
 });
+
+describe('the pre-commit hook judges the commit (the git index), not the working tree', () => {
+  const bad = '---\nname: [unclosed\ndescription: broken\n---\nbody\n';
+  const good = '---\nname: a\ndescription: about a\ntype: user\n---\n\nSee [[b]], fixed.\n';
+
+  it('refuses a staged note with invalid front matter that is fixed only in the working tree', () => {
+    const { repo, vault } = repoWithVault();
+    runBin(['hook', 'install', vault]);
+    git(repo, 'add', '.');
+    expect(tryCommit(repo, 'clean vault').ok).toBe(true);
+    writeFileSync(join(vault, 'a.md'), bad);
+    git(repo, 'add', 'memory/a.md');
+    writeFileSync(join(vault, 'a.md'), good); // fixed, but not staged
+    const indexBefore = git(repo, 'ls-files', '-s');
+    const r = tryCommit(repo, 'staged broken note');
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/note\/frontmatter-invalid/);
+    // the hook changed neither the working tree nor the index
+    expect(readFileSync(join(vault, 'a.md'), 'utf8')).toBe(good);
+    expect(git(repo, 'ls-files', '-s')).toBe(indexBefore); // git itself may refresh stat data in .git/index
+    expect(git(repo, 'show', ':memory/a.md')).toBe(bad);
+  });
+
+  it('commits a good staged note even when an unstaged edit in the working tree is broken', () => {
+    const { repo, vault } = repoWithVault();
+    runBin(['hook', 'install', vault]);
+    git(repo, 'add', '.');
+    expect(tryCommit(repo, 'clean vault').ok).toBe(true);
+    writeFileSync(join(vault, 'a.md'), good);
+    git(repo, 'add', 'memory/a.md');
+    writeFileSync(join(vault, 'a.md'), bad); // broken, not staged
+    writeFileSync(join(vault, 'untracked-orphan.md'), '---\nname: u\ndescription: u\ntype: user\n---\nnot staged\n');
+    const r = tryCommit(repo, 'good staged note');
+    expect(r.output).toBe('');
+    expect(r.ok).toBe(true);
+    expect(git(repo, 'show', 'HEAD:memory/a.md')).toBe(good);
+    expect(readFileSync(join(vault, 'a.md'), 'utf8')).toBe(bad);
+  });
+
+  it('check --staged reads the index: same findings as the working tree when they agree', () => {
+    const { repo, vault } = repoWithVault();
+    git(repo, 'add', '.');
+    const staged = runBin(['check', vault, '--staged', '--format', 'json']);
+    const disk = runBin(['check', vault, '--format', 'json']);
+    expect(staged.code).toBe(disk.code);
+    expect(JSON.parse(staged.stdout)).toEqual(JSON.parse(disk.stdout));
+    writeFileSync(join(vault, 'a.md'), bad);
+    expect(runBin(['check', vault, '--staged', '--format', 'json']).code).toBe(0);
+    expect(runBin(['check', vault, '--format', 'json']).code).toBe(1);
+  });
+
+  it('check --staged outside a git repository: one-line error', () => {
+    const r = runBin(['check', tempDir(), '--staged']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^memlint: --staged: .* is not inside a git repository\n$/);
+  });
+});

@@ -137,7 +137,7 @@ describe('the interactive session', () => {
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const first = pty(['review', p], 'a\nr\nq\n');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/1 approved, 1 rejected, 0 skipped; \d+ left for next time/);
+    expect(first.out).toMatch(/1 approved, 1 rejected; \d+ still pending \(0 skipped, \d+ not reached\)/);
     let proposal = parseProposal(readFileSync(p, 'utf8'), p);
     expect(proposal.items.slice(0, 3).map((i) => i.decision)).toEqual(['approve', 'reject', 'pending']);
     expect(readFileSync(p, 'utf8')).toMatch(/^# memlint proposal: nothing here changes your memory/);
@@ -168,5 +168,40 @@ describe('the interactive session', () => {
     const proposal = parseProposal(readFileSync(p, 'utf8'), p);
     expect(proposal.items[0]!.judge).toMatchObject({ verdict: 'merge', model: 'openai-compatible fake' });
     expect(proposal.items.every((i) => i.decision === 'pending')).toBe(true);
+  });
+});
+
+describe('the session is readable on a real vault', () => {
+  it('single keys (no Enter), only the lines in question, evidence as fields, honest counts', () => {
+    const vault = copyToTemp(DEMO);
+    const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
+    const items = parseProposal(readFileSync(p, 'utf8'), p).items;
+    expect(items[0]!.kind).toBe('index-overflow');
+    expect(items[1]!.kind).toBe('dangling-link');
+    const typed = pty(['review', p], 'sr' + 'q'); // skip, reject, quit: three key presses, no Enter
+    expect(typed.code).toBe(0);
+    const r = { out: typed.out.replace(/\r\n/g, '\n') };
+    const memory = readFileSync(join(vault, 'MEMORY.md'), 'utf8').split('\n');
+    // index-overflow: the removed lines with context, long runs folded; never the whole index
+    expect(r.out).toMatch(/180 - - 2026-10-22 session 161/);
+    expect(r.out).toMatch(/… \d+ more lines removed …/);
+    expect(r.out).not.toContain(memory[4]); // a line of the index nobody touches
+    // dangling-link: line 14 with its neighbours
+    expect(r.out).toMatch(/\n\s+13 {3}.*\n\s+14 - - \[Staging DB\]\(project_staging-db\.md\).*\n\s+15 {3}/);
+    expect(r.out).toMatch(/evidence:\n\s+lines: +206\n\s+bytes: +16094/);
+    expect(r.out).not.toMatch(/evidence: \{/);
+    // a skipped item stays pending and is counted as pending
+    expect(r.out).toMatch(new RegExp(`0 approved, 1 rejected; ${items.length - 1} still pending \\(1 skipped, ${items.length - 2} not reached\\)`));
+    const after = parseProposal(readFileSync(p, 'utf8'), p).items;
+    expect(after.slice(0, 3).map((i) => i.decision)).toEqual(['pending', 'reject', 'pending']);
+    expect(r.out.split('\n').length).toBeLessThan(120);
+  });
+
+  it('v shows the whole notes in $PAGER', () => {
+    const vault = copyToTemp(DEMO);
+    const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
+    const r = pty(['review', p], 'vq', { PAGER: 'cat' });
+    expect(r.out).toMatch(/=== MEMORY\.md ===/);
+    expect(r.out).toContain(readFileSync(join(vault, 'MEMORY.md'), 'utf8').split('\n')[4]);
   });
 });

@@ -58,7 +58,7 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     io.stderr.write(`memlint guard --claude-hook: cannot read the hook input (${(e as Error).message.split('\n')[0]}); not checked\n`);
     return 0;
   }
-  const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)));
+  const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)), io.env);
   if (!target) return 0;
   const { config } = await loadConfig(target.vault);
   const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true });

@@ -21,9 +21,9 @@ export function hookScript(vaultFromRepo: string, cliPath: string): string {
     `vault=${shellQuote(vaultFromRepo)}`,
     'git diff --cached --name-only --diff-filter=ACMRD -- "$vault" | grep -q . || exit 0',
     'if command -v memlint >/dev/null 2>&1; then',
-    '  exec memlint check "$vault" --cache',
+    '  exec memlint check "$vault" --staged',
     'fi',
-    `exec node ${shellQuote(cliPath)} check "$vault" --cache`,
+    `exec node ${shellQuote(cliPath)} check "$vault" --staged`,
     '',
   ].join('\n');
 }
@@ -32,11 +32,11 @@ export function huskySnippet(vaultFromRepo: string): string {
   return [
     'This repository uses husky: add this line to .husky/pre-commit instead:',
     '',
-    `  git diff --cached --name-only -- ${shellQuote(vaultFromRepo)} | grep -q . && npx --no-install memlint check ${shellQuote(vaultFromRepo)} --cache`,
+    `  git diff --cached --name-only -- ${shellQuote(vaultFromRepo)} | grep -q . && npx --no-install memlint check ${shellQuote(vaultFromRepo)} --staged`,
     '',
     'or, with lint-staged, in package.json:',
     '',
-    `  "lint-staged": { "${vaultFromRepo === '.' ? '' : `${vaultFromRepo}/`}**/*.md": "memlint check ${vaultFromRepo}" }`,
+    `  "lint-staged": { "${vaultFromRepo === '.' ? '' : `${vaultFromRepo}/`}**/*.md": "memlint check --staged ${vaultFromRepo}" }`,
     '',
   ].join('\n');
 }

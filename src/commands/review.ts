@@ -45,7 +45,8 @@ export async function run(args: string[], io: IO): Promise<number> {
   const pending = proposal.items.filter((i) => i.decision === 'pending').length;
   io.stdout.write(`${pending} pending item(s) of ${proposal.items.length}${judge ? `; advice from ${judge.name} (advice only: you decide)` : ''}\n`);
   const r = await reviewSession(file, proposal, vault, io, judge, config.review.concurrency);
-  io.stdout.write(`\n${r.approved} approved, ${r.rejected} rejected, ${r.skipped} skipped; ${r.remaining} left for next time. Saved to ${file}\n`);
+  const notReached = r.pending - r.skipped;
+  io.stdout.write(`\n${r.approved} approved, ${r.rejected} rejected; ${r.pending} still pending (${r.skipped} skipped, ${notReached} not reached). Saved to ${file}\n`);
   if (r.approved) io.stdout.write(`Next: memlint apply ${positionals[0]}   (a dry run; add --execute to do it)\n`);
   return 0;
 }

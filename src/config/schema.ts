@@ -62,6 +62,7 @@ export const configSchema = z
       })
       .strict()
       .default({ timeoutMs: 60_000, concurrency: 2 }),
+    commitProposals: z.boolean().default(false).describe('Let git see .memlint/proposals/ (runs, journals and caches in .memlint/ stay ignored).'),
     rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
     reviewed: z
       .array(

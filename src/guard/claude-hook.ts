@@ -3,8 +3,9 @@
  * the content the tool would produce and answer in the hook protocol. Anything else passes at once.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { memoryFolderFor, type LocationContext } from '../vault/locations.js';
 
 const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }).loose();
 export const hookInputSchema = z.object({
@@ -17,17 +18,9 @@ export type HookInput = z.infer<typeof hookInputSchema>;
 
 export interface HookTarget { readonly vault: string; readonly path: string; readonly content: string }
 
-/** The memory folder a file belongs to: one of the given vaults, else the nearest folder with a MEMORY.md. */
-export function memoryFolderOf(file: string, vaults: readonly string[]): string | null {
-  if (vaults.length) return vaults.map((v) => resolve(v)).find((v) => file.startsWith(v + sep)) ?? null;
-  let dir = dirname(file);
-  for (let depth = 0; depth < 4; depth++) {
-    if (existsSync(resolve(dir, 'MEMORY.md'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return null;
+/** The memory folder a file belongs to: one of the given vaults, else a known memory folder (vault/locations.ts). */
+export function memoryFolderOf(file: string, vaults: readonly string[], ctx: LocationContext = { cwd: process.cwd(), env: process.env }): string | null {
+  return memoryFolderFor(file, ctx, vaults);
 }
 
 function replaceOnce(text: string, oldS: string, newS: string, all: boolean | undefined): string | null {
@@ -37,12 +30,12 @@ function replaceOnce(text: string, oldS: string, newS: string, all: boolean | un
 }
 
 /** What the file would contain after the tool runs, or null when the hook has nothing to check. */
-export function hookTarget(input: HookInput, vaults: readonly string[]): HookTarget | null {
+export function hookTarget(input: HookInput, vaults: readonly string[], env: LocationContext['env'] = process.env): HookTarget | null {
   if (!['Write', 'Edit', 'MultiEdit'].includes(input.tool_name)) return null;
   const raw = input.tool_input.file_path;
   if (!raw || !raw.toLowerCase().endsWith('.md')) return null;
   const file = isAbsolute(raw) ? raw : resolve(input.cwd ?? process.cwd(), raw);
-  const vault = memoryFolderOf(file, vaults);
+  const vault = memoryFolderOf(file, vaults, { cwd: input.cwd ?? process.cwd(), env });
   if (!vault) return null;
   const path = relative(vault, file).split(sep).join('/');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '';

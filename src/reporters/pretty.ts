@@ -13,7 +13,7 @@ export const pretty: Reporter = (result, { color }) => {
     list.push(f);
     byFile.set(f.file, list);
   }
-  const out: string[] = [];
+  const out: string[] = [...overBudget(result, color)];
   for (const [file, findings] of byFile) {
     out.push(color ? `\u001b[4m${file}\u001b[24m` : file);
     const place = findings.map((f) => `${f.line}:${f.column}`);
@@ -32,3 +32,20 @@ export const pretty: Reporter = (result, { color }) => {
   out.push(`${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info in ${counted} (${result.vault.kind} vault ${result.vault.root})`);
   return `${out.join('\n')}\n`;
 };
+
+/** What matters first: an index over budget, and the notes whose entries the agent never sees. */
+function overBudget(result: Parameters<Reporter>[0], color: boolean): string[] {
+  const info = result.vault.indexInfo;
+  if (!info || info.lostEntries.length === 0 || !result.findings.some((f) => f.ruleId === 'index/over-budget')) return [];
+  const lost = info.lostEntries;
+  const notes = lost.filter((e) => e.target !== null);
+  const out = [
+    paint(color, 31, `✖ ${info.file} is over budget: ${info.lines} lines, ${info.bytes} bytes (limits ${info.maxLines} lines, ${info.maxBytes} bytes); only the first ${info.loadedLines} lines load.`),
+    `  ${lost.length} ${lost.length === 1 ? 'entry is' : 'entries are'} never seen by the agent, from line ${lost[0]!.line}${notes.length ? `; the notes lost first:` : ' (none of them links a note)'}`,
+  ];
+  const shown = notes.slice(0, 10);
+  for (const e of shown) out.push(`    ${e.target}  (line ${e.line})`);
+  if (notes.length > shown.length) out.push(`    … and ${notes.length - shown.length} more (--format json lists every one)`);
+  out.push('');
+  return out;
+}

@@ -1,9 +1,22 @@
 /** Flag parsing for commands: node's parseArgs, with mistakes turned into one-line usage errors. */
 import { parseArgs } from 'node:util';
+import { editDistance } from '../vault/resolve.js';
 import { UsageError } from './errors.js';
 
-interface OptionSpec { readonly type: 'string' | 'boolean'; readonly short?: string }
-type Values<T> = { [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : string };
+interface OptionSpec { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }
+type Values<T> = { [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : T[K] extends { multiple: true } ? string[] : string };
+
+/** The closest of `candidates` to `word` (a typo's likely meaning), or null when none is close. */
+export function didYouMean(word: string, candidates: readonly string[]): string | null {
+  const max = Math.max(2, Math.floor(word.length / 3));
+  let best: string | null = null;
+  let bestD = max + 1;
+  for (const c of candidates) {
+    const d = editDistance(word, c, max);
+    if (d < bestD) { bestD = d; best = c; }
+  }
+  return best;
+}
 
 export function parseCommandArgs<T extends Record<string, OptionSpec>>(
   command: string,
@@ -15,10 +28,17 @@ export function parseCommandArgs<T extends Record<string, OptionSpec>>(
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${command}: ${(e as Error).message.split('\n')[0]}`);
+    const err = e as Error & { code?: string };
+    const help = `run 'memlint ${command} --help' for the options`;
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const flag = /'([^']+)'/.exec(err.message)?.[1] ?? '';
+      const near = flag.startsWith('--') ? didYouMean(flag.slice(2).split('=')[0]!, Object.keys(options)) : null;
+      throw new UsageError(`${command}: unknown option '${flag}'${near ? ` (did you mean --${near}?)` : ''}; ${help}`);
+    }
+    throw new UsageError(`${command}: ${err.message.split('\n')[0]}; ${help}`);
   }
   if (parsed.positionals.length > maxPositionals) {
-    throw new UsageError(`${command}: unexpected argument '${parsed.positionals[maxPositionals]}'`);
+    throw new UsageError(`${command}: unexpected argument '${parsed.positionals[maxPositionals]}'; run 'memlint ${command} --help' for the usage`);
   }
   return { values: parsed.values as Values<T>, positionals: parsed.positionals };
 }

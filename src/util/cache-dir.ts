@@ -3,14 +3,38 @@
  * cache is ever committed); cache files written atomically without fsync (a lost cache is only
  * rebuilt); and git's "racy clean" rule for trusting a file's times.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 
 export function ensureCacheDir(dir: string): void {
+  if (dirname(dir).endsWith(`${sep}.memlint`)) ensureStateDir(dirname(dirname(dir)));
   mkdirSync(dir, { recursive: true });
   const ignore = join(dir, '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '# Made by memlint: caches are rebuilt when missing; never commit them.\n*\n');
+}
+
+const STATE_IGNORE_MARK = '# Made by memlint';
+
+/**
+ * VAULT/.memlint/ holds pre-images of notes (runs/), journals, caches and proposals: a `.gitignore`
+ * keeps `git add -A` from committing them. With `commitProposals`, proposals/ stays visible to git.
+ * A .gitignore a person wrote (without memlint's first line) is never touched.
+ */
+export function ensureStateDir(vaultRoot: string, commitProposals?: boolean): void {
+  const dir = join(vaultRoot, '.memlint');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, '.gitignore');
+  const exists = existsSync(file);
+  if (exists && commitProposals === undefined) return;
+  const text = commitProposals
+    ? `${STATE_IGNORE_MARK} (commitProposals: true): runs, journals and caches stay out of git; proposals/ does not.\n*\n!.gitignore\n!proposals/\n!proposals/**\n`
+    : `${STATE_IGNORE_MARK}: pre-images of notes (runs/), journals, caches and proposals stay out of git.\n# Set "commitProposals": true in memlint.config.json to keep proposals/ in git.\n*\n`;
+  if (exists) {
+    const current = readFileSync(file, 'utf8');
+    if (current === text || !current.startsWith(STATE_IGNORE_MARK)) return;
+  }
+  writeFileAtomic(file, text, 0o644, { durable: false });
 }
 
 /** Writes one cache file (its folder made as above). Throws like any write: callers decide. */

@@ -4,3 +4,10 @@ export function runGit(cwd: string, args: readonly string[], options: { env?: No
     cwd, env: options.env ?? process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: options.timeout ?? 30_000, maxBuffer: 256 * 1024 * 1024,
   });
 }
+
+/** Running git for bytes (file contents from the object store), with optional stdin. */
+export function runGitBytes(cwd: string, args: readonly string[], options: { input?: string; timeout?: number } = {}): Buffer {
+  return process.getBuiltinModule('node:child_process').execFileSync('git', args, {
+    cwd, env: process.env, input: options.input ?? '', stdio: ['pipe', 'pipe', 'ignore'], timeout: options.timeout ?? 30_000, maxBuffer: 1024 * 1024 * 1024,
+  });
+}
