@@ -170,7 +170,7 @@ export function closestBruteForce(target: string, stems: Iterable<string>): stri
 const indexes = new WeakMap<NoteLookup, StemIndex>();
 
 /** A node of the implicit trie waiting to be expanded, or a stem ending (`end`) waiting to be taken. */
-interface Entry { key: number; rank: number; p: number; lo: number; hi: number; row: Int32Array | null }
+interface Entry { key: number; rank: number; p: number; lo: number; hi: number; row: number }
 const before = (a: Entry, b: Entry): boolean => a.key < b.key || (a.key === b.key && a.rank < b.rank);
 
 /**
@@ -223,23 +223,32 @@ class StemIndex {
     return rangeMin(this.minTable, lo, hi);
   }
 
+  /** Rows of the current search, one after another (`m + 1` cells each); reused between searches. */
+  private pool = new Int32Array(1 << 16);
+
   private search(t: string): string | null {
     const { sorted } = this;
     const m = t.length;
+    const w = m + 1;
     const max = maxDistance(t);
+    const cap = max + 1;
     const heap = new Heap();
-    const root = new Int32Array(m + 1);
-    for (let j = 0; j <= m; j++) root[j] = j;
-    heap.push({ key: 0, rank: this.minRank(0, sorted.length), p: 0, lo: 0, hi: sorted.length, row: root });
+    let pool = this.pool;
+    for (let j = 0; j <= m; j++) pool[j] = j;
+    let used = w;
+    heap.push({ key: 0, rank: this.minRank(0, sorted.length), p: 0, lo: 0, hi: sorted.length, row: 0 });
     for (let e = heap.pop(); e; e = heap.pop()) {
-      const prev = e.row;
-      if (!prev) return this.rawByRank[e.rank]!; // a stem ending: nothing queued can be nearer, or as near and first
+      if (e.row < 0) return this.rawByRank[e.rank]!; // a stem ending: nothing queued can be nearer, or as near and first
       const { p, hi } = e;
+      const prev = e.row;
       let i = e.lo;
       // Stems that end at this node sort first in its range.
       const endStart = i;
       while (i < hi && sorted[i]!.length === p) i++;
-      if (i > endStart && prev[m]! <= max) heap.push({ key: prev[m]!, rank: this.minRank(endStart, i), p, lo: endStart, hi: i, row: null });
+      if (i > endStart && pool[prev + m]! <= max) heap.push({ key: pool[prev + m]!, rank: this.minRank(endStart, i), p, lo: endStart, hi: i, row: -1 });
+      // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
+      // holds max + 1 (a cell is exact whenever it is ≤ max, and above max otherwise).
+      const from = Math.max(1, p + 1 - max), to = Math.min(m, p + 1 + max);
       while (i < hi) {
         const c = sorted[i]!.charCodeAt(p);
         // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
@@ -249,19 +258,23 @@ class StemIndex {
         // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
         // remaining units against t[j..m): at least the difference of their lengths.
         const restMin = rangeMin(this.lenMin, i, a) - p - 1, restMax = -rangeMin(this.lenMax, i, a) - p - 1;
-        const cur = new Int32Array(m + 1);
-        cur[0] = p + 1;
-        let low = p + 1 + gap(m, restMin, restMax);
-        for (let j = 1; j <= m; j++) {
-          const sub = prev[j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
-          const del = prev[j]! + 1;
-          const ins = cur[j - 1]! + 1;
-          const v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-          cur[j] = v;
+        if (used + w > pool.length) { const grown = new Int32Array(pool.length * 2); grown.set(pool); pool = this.pool = grown; }
+        const cur = used;
+        pool[cur] = p + 1 <= max ? p + 1 : cap;
+        let low = pool[cur]! + gap(m, restMin, restMax);
+        for (let j = 1; j < from; j++) pool[cur + j] = cap;
+        for (let j = from; j <= to; j++) {
+          const sub = pool[prev + j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
+          const del = pool[prev + j]! + 1;
+          const ins = pool[cur + j - 1]! + 1;
+          let v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+          if (v > cap) v = cap;
+          pool[cur + j] = v;
           const bound = v + gap(m - j, restMin, restMax);
           if (bound < low) low = bound;
         }
-        if (low <= max) heap.push({ key: Math.max(low, e.key), rank: this.minRank(i, a), p: p + 1, lo: i, hi: a, row: cur });
+        for (let j = to + 1; j <= m; j++) pool[cur + j] = cap;
+        if (low <= max) { heap.push({ key: Math.max(low, e.key), rank: this.minRank(i, a), p: p + 1, lo: i, hi: a, row: cur }); used += w; }
         i = a;
       }
     }
