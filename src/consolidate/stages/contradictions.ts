@@ -1,7 +1,7 @@
-import { sentenceConflict, viewSentence, type SentenceView } from '../conflict.js';
-import { sharedRareKeys } from '../features.js';
+import { sentenceConflict, viewSentence, type SentenceView } from '../../similarity/conflict.js';
+import { sharedRareKeys } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
-import { STOPWORDS, sentences, isCjk, type Sentence } from '../text.js';
+import { STOPWORDS, sentences, isCjk, type Sentence } from '../../similarity/text.js';
 
 const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 

@@ -1,4 +1,4 @@
-import { containment, jaccard, shingleHashes, tokens } from '../../consolidate/text.js';
+import { containment, jaccard, shingleHashes, tokens } from '../../similarity/text.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
