@@ -7,7 +7,8 @@ import type { Config } from '../config/schema.js';
 import { sentenceConflict, viewSentence } from '../similarity/conflict.js';
 import { estimate, signature } from '../similarity/minhash.js';
 import { differsInDigitsOrNegation } from '../similarity/features.js';
-import { containment, jaccard, sentences, shingleHashes, statedText, tokens } from '../similarity/text.js';
+import { similarity as similarityOf, THRESHOLDS } from '../similarity/score.js';
+import { sentences, shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
 import { DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
@@ -76,11 +77,11 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
   for (const e of entryNotes(vault)) {
     const hashes = shingleHashes(tokens(e.text));
-    const similarity = Math.round(Math.max(jaccard(draftHashes, hashes), Math.min(draftHashes.length, hashes.length) >= 6 ? containment(draftHashes, hashes) : 0) * 1000) / 1000;
+    const similarity = similarityOf(draftHashes, hashes).score;
     const [file, n] = e.path.split('#');
     const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
     let conflict: GuardMatch['conflict'];
-    if (similarity >= 0.1) {
+    if (similarity >= THRESHOLDS.floor) {
       outer: for (const s of sentences(e)) for (const d of draftView) {
         const c = sentenceConflict(d.v, viewSentence(s.text));
         if (c) { conflict = { kind: c.kind, detail: c.detail, draft: d.text, note: s.text }; break outer; }
@@ -129,20 +130,18 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     : sigs.fresh.find((n) => n.path === target) ?? (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined);
   // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
   const candidates: NoteSignature[] = [];
-  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= 0.05) candidates.push(table.note(i));
-  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= 0.05) candidates.push(n);
+  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
+  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
   const before = new Map<string, number>();
   for (const n of candidates) {
-    const j = jaccard(draftHashes, n.shingles);
-    const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
-    const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
-    if (similarity < 0.1) continue;
+    const similarity = similarityOf(draftHashes, n.shingles).score;
+    if (similarity < THRESHOLDS.floor) continue;
     // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
     // arrays) because meta() decodes JSON, and most candidates stop above.
     if (name && n.meta().name?.trim() === name) continue;
     let conflict: GuardMatch['conflict'];
     // Reading a note is the expensive part: only notes close enough to share a subject.
-    const note = similarity >= 0.2 ? readNote(config, root, n.path) : null;
+    const note = similarity >= THRESHOLDS.related ? readNote(config, root, n.path) : null;
     if (note) {
       outer: for (const ns of sentences(note)) {
         const nv = viewSentence(ns.text);
@@ -153,7 +152,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
       }
     }
     const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
-    if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
+    if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
     if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(root, n, now), conflict });
     else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(root, n, now) });
   }

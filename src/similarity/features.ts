@@ -1,7 +1,8 @@
 /** Per-note text features and the similarity pass shared by the duplicate, contradiction and incident stages. */
 import type { VaultFile } from '../vault/model.js';
 import { lshCandidates, signature } from './minhash.js';
-import { containment, isNumberToken, jaccard, NEGATIONS, shingleHashes, statedText, tokens } from './text.js';
+import { similarity, THRESHOLDS } from './score.js';
+import { isNumberToken, NEGATIONS, shingleHashes, statedText, tokens } from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
@@ -27,7 +28,7 @@ export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
 }
 
 /** Candidates from LSH, confirmed with exact Jaccard and containment. Tuned for recall. */
-export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: 6 } as const;
+export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS.minShinglesForContainment } as const;
 
 /**
  * A short note inside a long one has a low Jaccard similarity, so LSH rarely pairs them. Notes
@@ -77,17 +78,14 @@ export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
     const key = a * n + b;
     if (seen.has(key)) continue;
     seen.add(key);
-    const fa = features[a]!, fb = features[b]!;
-    const j = jaccard(fa.shingles, fb.shingles);
-    const c = Math.min(fa.shingles.length, fb.shingles.length) >= SIMILAR.minShingles ? containment(fa.shingles, fb.shingles) : j;
-    out.push({ a, b, jaccard: round(j), containment: round(c) });
+    const s = similarity(features[a]!.shingles, features[b]!.shingles);
+    out.push({ a, b, jaccard: s.jaccard, containment: s.containment });
   }
   return out.sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
-export const isSimilar = (p: SimilarPair): boolean => p.jaccard >= SIMILAR.jaccard || p.containment >= SIMILAR.containment;
-
-const round = (x: number): number => Math.round(x * 1000) / 1000;
+/** The same note, by the shared formula and threshold (score.ts). */
+export const isSimilar = (p: SimilarPair): boolean => Math.max(p.jaccard, p.containment) >= THRESHOLDS.duplicate;
 
 const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
 
