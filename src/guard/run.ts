@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { sentenceConflict, viewSentence } from '../similarity/conflict.js';
 import { estimate, signature } from '../similarity/minhash.js';
-import { differsInDigitsOrNegation } from '../similarity/features.js';
 import { similarity as similarityOf, THRESHOLDS } from '../similarity/score.js';
 import { sentences, shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
@@ -38,7 +37,8 @@ export interface GuardMatch {
 }
 
 export interface GuardResult {
-  readonly verdict: 'ok' | 'refuse';
+  /** ok; ask (a contradiction or a security warning: look first); refuse (a duplicate or an error). See verdictOf. */
+  readonly verdict: 'ok' | 'ask' | 'refuse';
   readonly matches: readonly GuardMatch[];
   readonly problems: readonly Finding[];
   readonly reasons: readonly string[];
@@ -87,14 +87,12 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
         if (c) { conflict = { kind: c.kind, detail: c.detail, draft: d.text, note: s.text }; break outer; }
       }
     }
-    if (conflict) matches.push({ ...base, kind: 'contradiction', conflict });
-    else if (similarity >= config.guard.show) matches.push({ ...base, kind: 'near-duplicate' });
+    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
+    if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
   }
   matches.sort((a, b) => b.similarity - a.similarity);
-  const reasons = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse)
-    .map((m) => `near-duplicate of ${m.path} entry ${m.entry} (similarity ${m.similarity}): update that entry instead of adding one`);
-  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: 0, computed: 0 } };
+  const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse);
+  return { verdict, matches, problems, reasons, cache: { fromCache: 0, computed: 0 } };
 }
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
@@ -151,16 +149,38 @@ export function guardDraft(root: string, config: Config, draft: string, options:
         }
       }
     }
-    const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
     if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
-    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(root, n, now), conflict });
-    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(root, n, now) });
+    // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
+    // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
+    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
+    if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(root, n, now), ...(conflict ? { conflict } : {}) });
   }
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
-  const reasons: string[] = [];
-  const strong = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse && m.similarity > (before.get(m.path) ?? 0) + 0.05);
-  for (const m of strong) reasons.push(`near-duplicate of ${m.path}${m.name ? ` ("${m.name}")` : ''} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that note instead of writing a new one`);
-  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  return { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+  const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse, before);
+  return { verdict, matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+}
+
+/**
+ * The guard's policy. `refuse`: a near-duplicate at or above the duplicate threshold (name the note
+ * to update; for an update in place, only if the edit makes it closer by more than 0.05) or an error
+ * finding. `ask`: a contradiction, or any security finding that is not an error (prompt injection,
+ * exfiltration, persistence, invisible text): a person or the agent should look first. Else `ok`.
+ */
+export function verdictOf(matches: readonly GuardMatch[], problems: readonly Finding[], refuseAt: number, before: ReadonlyMap<string, number> = new Map()): { verdict: GuardResult['verdict']; reasons: string[] } {
+  const refuse: string[] = [];
+  const ask: string[] = [];
+  for (const m of matches) {
+    const where = `${m.path}${m.entry !== undefined ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}`;
+    if (m.kind === 'near-duplicate' && m.similarity >= refuseAt && m.similarity > (before.get(m.path) ?? 0) + 0.05) {
+      refuse.push(`near-duplicate of ${where} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that ${m.entry !== undefined ? 'entry' : 'note'} instead of writing a new one`);
+    } else if (m.kind === 'contradiction' && m.conflict) {
+      ask.push(`contradicts ${where} (${m.conflict.kind}: ${m.conflict.detail}): "${m.conflict.draft}" vs "${m.conflict.note}"; resolve which one holds before saving`);
+    }
+  }
+  for (const p of problems) {
+    if (p.severity === 'error') refuse.push(`${p.ruleId}: ${p.message}`);
+    else if (p.ruleId.startsWith('security/')) ask.push(`${p.ruleId}: ${p.message}`);
+  }
+  return { verdict: refuse.length ? 'refuse' : ask.length ? 'ask' : 'ok', reasons: [...refuse, ...ask] };
 }
