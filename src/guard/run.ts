@@ -4,10 +4,10 @@ import { securityFindings } from '../rules/security/in-text.js';
 import { loadVault } from '../vault/load.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
-import { sentenceConflict, viewSentence } from '../similarity/conflict.js';
+import { noteClauses, noteConflicts, type NoteClauses } from '../similarity/conflict.js';
 import { estimate, signature } from '../similarity/minhash.js';
 import { similarity as similarityOf, THRESHOLDS } from '../similarity/score.js';
-import { sentences, shingleHashes, statedText, tokens } from '../similarity/text.js';
+import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
 import { DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
@@ -72,7 +72,7 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
   const vault = loadVault(root, { config, kind: 'hermes' });
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
   const draftHashes = shingleHashes(tokens(draft));
-  const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
+  const draftView = noteClauses({ text: draft, bodyOffset: 0, codeRanges: [], position: () => ({ line: 1, column: 1 }) });
   const matches: GuardMatch[] = [];
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
   for (const e of entryNotes(vault)) {
@@ -82,10 +82,8 @@ function guardEntry(root: string, config: Config, draft: string, now: number): G
     const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
     let conflict: GuardMatch['conflict'];
     if (similarity >= THRESHOLDS.floor) {
-      outer: for (const s of sentences(e)) for (const d of draftView) {
-        const c = sentenceConflict(d.v, viewSentence(s.text));
-        if (c) { conflict = { kind: c.kind, detail: c.detail, draft: d.text, note: s.text }; break outer; }
-      }
+      const f = noteConflicts(draftView, noteClauses(e), 1)[0];
+      if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
     const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
     if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
@@ -116,8 +114,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   // Sentence views are built only if some note is close enough to be read (most drafts have none).
-  let viewed: { s: ReturnType<typeof sentences>[number]; v: ReturnType<typeof viewSentence> }[] | null = null;
-  const draftSentences = (): NonNullable<typeof viewed> => (viewed ??= sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) })));
+  let viewed: NoteClauses | null = null;
+  const draftClauses = (): NoteClauses => (viewed ??= noteClauses(draftNote));
   const matches: GuardMatch[] = [];
   // Updating a note in place: duplication that existed before the edit is consolidate's business;
   // guard refuses only what the edit makes worse.
@@ -141,13 +139,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     // Reading a note is the expensive part: only notes close enough to share a subject.
     const note = similarity >= THRESHOLDS.related ? readNote(config, root, n.path) : null;
     if (note) {
-      outer: for (const ns of sentences(note)) {
-        const nv = viewSentence(ns.text);
-        for (const d of draftSentences()) {
-          const c2 = sentenceConflict(d.v, nv);
-          if (c2) { conflict = { kind: c2.kind, detail: c2.detail, draft: d.s.text, note: ns.text }; break outer; }
-        }
-      }
+      const f = noteConflicts(draftClauses(), noteClauses(note), 1)[0];
+      if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
     if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
     // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,

@@ -3,7 +3,8 @@
  * same key, or a replaced tool. Anchored on shared content words so that firm English ("never",
  * "always") does not fire across subjects.
  */
-import { NEGATIONS, STOPWORDS, tokens } from './text.js';
+import type { VaultFile } from '../vault/model.js';
+import { NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
 
@@ -239,4 +240,31 @@ function replacement(a: SentenceView, b: SentenceView): Conflict | null {
     }
   }
   return null;
+}
+
+/** Counters a run reports: how much pairwise work the conflict engine did (issue 14's counting test). */
+export interface ConflictStats { candidatePairs: number; sentenceComparisons: number }
+export const newConflictStats = (): ConflictStats => ({ candidatePairs: 0, sentenceComparisons: 0 });
+
+/** A note's sentences with their views, computed once per note (never per pair). */
+export interface NoteClauses { readonly sentences: readonly { readonly s: Sentence; readonly v: SentenceView }[] }
+
+export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
+  return { sentences: sentences(note).map((s) => ({ s, v: viewSentence(s.text) })) };
+}
+
+export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
+
+/** Up to `limit` conflicting sentence pairs between two notes. */
+export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?: ConflictStats): FoundConflict[] {
+  const found: FoundConflict[] = [];
+  if (stats) stats.candidatePairs++;
+  for (const x of a.sentences) {
+    for (const y of b.sentences) {
+      if (stats) stats.sentenceComparisons++;
+      const c = sentenceConflict(x.v, y.v);
+      if (c) { found.push({ conflict: c, a: x.s, b: y.s }); if (found.length >= limit) return found; }
+    }
+  }
+  return found;
 }
