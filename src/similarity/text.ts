@@ -12,7 +12,9 @@ export const STOPWORDS = new Set(
 );
 
 /** "without" is not here: "do X without Y" negates Y, not X. */
-export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor']);
+export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor',
+  // Other languages of the corpus: Portuguese, Spanish, French, German; Chinese and Japanese negators (one token per character).
+  'não', 'nunca', 'jamais', 'nem', 'jamás', 'pas', 'nicht', 'nie', 'kein', 'keine', '不', '没', '别', '勿', '禁']);
 
 /** The text a note states: description and body, markdown syntax and front matter removed. */
 export function statedText(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'meta'>): string {
