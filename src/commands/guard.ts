@@ -7,7 +7,7 @@ import { oneOf, parseCommandArgs } from '../util/args.js';
 import { UsageError } from '../util/errors.js';
 
 export function formatGuard(r: GuardResult): string {
-  const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : '✔ ok'];
+  const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : r.verdict === 'ask' ? '? ask' : '✔ ok'];
   for (const reason of r.reasons) out.push(`  ${reason}`);
   for (const m of r.matches) {
     out.push(`  ${m.kind === 'contradiction' ? 'contradicts' : 'similar to'} ${m.path}${m.entry ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}: similarity ${m.similarity}, ${m.ageDays ?? '?'} days old, origin ${m.origin}`);
@@ -43,7 +43,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   } else {
     io.stdout.write(formatGuard(result));
   }
-  return result.verdict === 'refuse' ? 1 : 0;
+  return result.verdict === 'ok' ? 0 : 1;
 }
 
 async function claudeHook(vaults: string[], io: IO): Promise<number> {
@@ -65,10 +65,6 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
     return 0;
   }
-  const conflicts = result.matches.filter((m) => m.kind === 'contradiction');
-  if (conflicts.length) {
-    const c = conflicts[0]!;
-    io.stdout.write(hookAnswer('ask', `memlint: this note contradicts ${c.path} (${c.conflict?.kind}: ${c.conflict?.detail}): "${c.conflict?.draft}" vs "${c.conflict?.note}". Resolve which one holds before saving.`));
-  }
+  if (result.verdict === 'ask') io.stdout.write(hookAnswer('ask', `memlint: look before saving this memory write: ${result.reasons.join('; ')}`));
   return 0;
 }

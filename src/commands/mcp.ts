@@ -20,7 +20,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     return dir;
   };
   server.registerTool('check_memory_draft', {
-    description: 'Before saving a memory note: lists existing notes it duplicates or contradicts (with age and origin) and runs the schema and security checks. verdict "refuse" means: update the named note instead, or fix the draft.',
+    description: 'Before saving a memory note: lists existing notes it duplicates or contradicts (with age and origin) and runs the schema and security checks. verdict "refuse" means: update the named note instead, or fix the draft; "ask" means: a contradiction or a security warning, confirm with the user before saving.',
     inputSchema: { draft: z.string().describe('The full note text, front matter included'), path: z.string().optional().describe('Where it would be written, relative to the vault'), vault: z.string().optional().describe('The memory folder') },
   }, async ({ draft, path, vault }) => {
     const root = vaultOf(vault);
