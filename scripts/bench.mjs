@@ -2,14 +2,18 @@
 // Every command on every shape: `old` (scripts/bench/generate.mjs generateVault: kind) and `hard`
 // (generateHardVault: Zipf topics, long notes, a 9,000-line index, ~15% broken wikilinks).
 // Usage: node scripts/bench.mjs [--shapes old,hard] [--sizes 1000,10000,100000] [--hard-sizes 1000,10000]
-//        [--runs 5] [--no-peers] [--timeout 300]
+//        [--runs 5] [--no-peers] [--timeout 300] [--tools 'memlint check,guard (cache)']
+// With GNU time on the machine, each run's CPU time (user + sys) is recorded too: on a machine loaded
+// by other work, wall times stretch and CPU times much less; both are reported.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, indexedNote } from './bench/generate.mjs';
 
-const { values } = parseArgs({ options: { shapes: { type: 'string' }, sizes: { type: 'string' }, 'hard-sizes': { type: 'string' }, runs: { type: 'string' }, 'no-peers': { type: 'boolean' }, timeout: { type: 'string' } } });
+const { values } = parseArgs({ options: { shapes: { type: 'string' }, sizes: { type: 'string' }, 'hard-sizes': { type: 'string' }, runs: { type: 'string' }, 'no-peers': { type: 'boolean' }, timeout: { type: 'string' }, tools: { type: 'string' } } });
+// --tools 'floor,memlint check': time only these (node -e 0 and floor always run: every ratio needs them).
+const only = values.tools ? new Set(['node -e 0', 'floor', ...values.tools.split(',')]) : null;
 const shapes = (values.shapes ?? 'old,hard').split(',');
 const sizesFor = { old: (values.sizes ?? '1000,10000,100000').split(',').map(Number), hard: (values['hard-sizes'] ?? values.sizes ?? '1000,10000').split(',').map(Number) };
 const runs = Number(values.runs ?? 5);
@@ -20,13 +24,18 @@ const node = process.execPath;
 const cli = join(process.cwd(), 'dist', 'cli.js');
 const mdlint = join(process.cwd(), 'node_modules', 'markdownlint-cli2', 'markdownlint-cli2-bin.mjs');
 
-/** Milliseconds of one cold process; Infinity when it ran past the timeout. */
-function time(cmd, args, input) {
+const gnuTime = existsSync('/usr/bin/time');
+const cpu = {}; // tool → CPU ms of each run
+/** Milliseconds of one cold process; Infinity when it ran past the timeout. Records its CPU time under `name`. */
+function time(cmd, args, input, name) {
+  const argv = gnuTime ? ['/usr/bin/time', ['-f', '@cpu %U %S', cmd, ...args]] : [cmd, args];
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'], maxBuffer: 1 << 28, timeout: timeoutMs });
+  const r = spawnSync(argv[0], argv[1], { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'], maxBuffer: 1 << 28, timeout: timeoutMs, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGTERM') return Infinity;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const m = /@cpu ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
+  if (name && m) (cpu[name] ??= []).push((Number(m[1]) + Number(m[2])) * 1000);
   return ms;
 }
 /** Peak resident memory of one run, from GNU time when the machine has it. */
@@ -67,6 +76,8 @@ for (const shape of shapes) {
     };
     const peers = !values['no-peers'] && n <= 10000;
     if (peers) tools['markdownlint-cli2'] = [node, [mdlint, `${dir}/**/*.md`]];
+    if (only) for (const k of Object.keys(tools)) if (!only.has(k)) delete tools[k];
+    for (const k of Object.keys(cpu)) delete cpu[k];
     const samples = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
     const r = n >= 100000 ? Math.min(runs, 3) : runs;
     // Slow tools get fewer runs: markdownlint 3; consolidate 3, 1 at 100k or on the hard shape at 10k.
@@ -78,15 +89,17 @@ for (const shape of shapes) {
         if (name in cap && i >= Math.min(r, cap[name])) continue;
         if (name in cap && samples[name].includes(Infinity)) continue;
         before?.();
-        samples[name].push(time(cmd, args, input));
+        samples[name].push(time(cmd, args, input, name));
         after?.();
       }
     }
     writeFileSync(edited, editedOriginal);
     const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.length ? median(v) : undefined]));
-    med['consolidate RSS MB'] = med['memlint consolidate'] === Infinity ? null : peakRssMb(node, tools['memlint consolidate'][1]);
-    rows.push({ shape, notes: n, runs: r, ...med });
-    console.log(`${shape} ${n}: ` + Object.entries(med).filter(([k]) => !k.includes('RSS')).map(([k, v]) => `${k} ${fmt(v)}`).join(' | '));
+    med['consolidate RSS MB'] = !tools['memlint consolidate'] || med['memlint consolidate'] === Infinity ? null : peakRssMb(node, tools['memlint consolidate'][1]);
+    const cpuMed = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)]));
+    rows.push({ shape, notes: n, runs: r, ...med, cpu: cpuMed });
+    console.log(`${shape} ${n} wall: ` + Object.entries(med).filter(([k]) => !k.includes('RSS')).map(([k, v]) => `${k} ${fmt(v)}`).join(' | '));
+    if (Object.keys(cpuMed).length) console.log(`${shape} ${n} cpu:  ` + Object.entries(cpuMed).map(([k, v]) => `${k} ${fmt(v)}`).join(' | '));
   }
 }
 writeFileSync(join(OUT, 'bench.json'), JSON.stringify(rows, null, 2));
@@ -115,3 +128,10 @@ rows.forEach((r, i) => {
   const k = prev ? (Math.log(r['memlint consolidate'] / prev['memlint consolidate']) / Math.log(r.notes / prev.notes)).toFixed(2) : '—';
   console.log(`| ${r.shape} | ${n(r)} | ${fmt(r['memlint consolidate'])} | ${x(r['memlint consolidate'], r.floor)} | ${x(r['memlint consolidate'], r['memlint check'])} | ${r['consolidate RSS MB'] ?? '?'} MB | ${k} |`);
 });
+if (rows.some((r) => Object.keys(r.cpu).length)) {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.cpu)))];
+  console.log('\nCPU time (user + sys, medians; ÷ the floor\'s CPU time):\n');
+  console.log(`| shape | notes | ${names.join(' | ')} |`);
+  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} |`);
+  for (const r of rows) console.log(`| ${r.shape} | ${n(r)} | ${names.map((k) => (r.cpu[k] === undefined ? '—' : `${fmt(r.cpu[k])} (${x(r.cpu[k], r.cpu.floor)})`)).join(' | ')} |`);
+}
