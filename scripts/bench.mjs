@@ -2,7 +2,7 @@
 // Every command on every shape: `old` (scripts/bench/generate.mjs generateVault: kind) and `hard`
 // (generateHardVault: Zipf topics, long notes, a 9,000-line index, ~15% broken wikilinks).
 // Usage: node scripts/bench.mjs [--shapes old,hard] [--sizes 1000,10000,100000] [--hard-sizes 1000,10000]
-//        [--runs 5] [--no-peers] [--timeout 300] [--tools 'memlint check,guard (cache)']
+//        [--runs 5] [--no-peers] [--timeout 300] [--tools 'memlint check;guard (cache)']
 // With GNU time on the machine, each run's CPU time (user + sys) is recorded too: on a machine loaded
 // by other work, wall times stretch and CPU times much less; both are reported.
 import { spawnSync } from 'node:child_process';
@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import { generate, indexedNote } from './bench/generate.mjs';
 
 const { values } = parseArgs({ options: { shapes: { type: 'string' }, sizes: { type: 'string' }, 'hard-sizes': { type: 'string' }, runs: { type: 'string' }, 'no-peers': { type: 'boolean' }, timeout: { type: 'string' }, tools: { type: 'string' } } });
-// --tools 'floor,memlint check': time only these (node -e 0 and floor always run: every ratio needs them).
-const only = values.tools ? new Set(['node -e 0', 'floor', ...values.tools.split(',')]) : null;
+// --tools 'memlint check;guard (cache)' (separated by ;): time only these (node -e 0 and floor always run: every ratio needs them).
+const only = values.tools ? new Set(['node -e 0', 'floor', ...values.tools.split(';').map((s) => s.trim())]) : null;
 const shapes = (values.shapes ?? 'old,hard').split(',');
 const sizesFor = { old: (values.sizes ?? '1000,10000,100000').split(',').map(Number), hard: (values['hard-sizes'] ?? values.sizes ?? '1000,10000').split(',').map(Number) };
 const runs = Number(values.runs ?? 5);
