@@ -1,13 +1,14 @@
 // Guard as agents call it: a cold process per draft, side by side with `node -e 0`, interleaved,
 // medians. With the signature cache at 1k and 10k notes, and without it at 10k.
-// Usage: node scripts/bench/guard.mjs [--runs 15]
+// Usage: node scripts/bench/guard.mjs [--runs 15] [--shape old|hard]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateVault } from './generate.mjs';
+import { generate, indexedNote } from './generate.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, shape: { type: 'string' } } });
+const shape = values.shape ?? 'old';
 const runs = Number(values.runs ?? 15);
 const node = process.execPath;
 const cli = join(process.cwd(), 'dist', 'cli.js');
@@ -25,10 +26,10 @@ function time(args, input) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 for (const n of [1000, 10000]) {
-  const dir = join(out, `vault-${n}`);
-  if (!existsSync(join(dir, 'MEMORY.md'))) generateVault(dir, n);
-  const sample = n > 2000 ? join(dir, 'topic-7', 'note-7.md') : join(dir, 'note-7.md');
-  const draft = readFileSync(sample, 'utf8').replace('name: note-7', 'name: note-7-again') + '\nAlso noted later.\n';
+  const dir = join(out, shape === 'old' ? `vault-${n}` : `vault-${shape}-${n}`);
+  if (!existsSync(join(dir, 'MEMORY.md'))) generate(shape, dir, n);
+  const sample = shape === 'old' ? (n > 2000 ? join(dir, 'topic-7', 'note-7.md') : join(dir, 'note-7.md')) : indexedNote(dir, 7);
+  const draft = readFileSync(sample, 'utf8').replace(/^name: (.*)$/m, 'name: $1-again') + '\nAlso noted later.\n';
   rmSync(join(dir, '.memlint', 'cache'), { recursive: true, force: true });
   time([cli, 'guard', dir, '--path', 'new-note.md'], draft); // builds the cache
   const tools = { 'node -e 0': [['-e', '0']], 'guard (cache)': [[cli, 'guard', dir, '--path', 'new-note.md']] };

@@ -66,14 +66,8 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
     return 0;
   }
-  if (result.index?.verdict === 'ask') {
-    io.stdout.write(hookAnswer('ask', `memlint: ${result.index.reasons.join('; ')}`));
-    return 0;
-  }
-  const conflicts = result.matches.filter((m) => m.kind === 'contradiction');
-  if (conflicts.length) {
-    const c = conflicts[0]!;
-    io.stdout.write(hookAnswer('ask', `memlint: this note contradicts ${c.path} (${c.conflict?.kind}: ${c.conflict?.detail}): "${c.conflict?.draft}" vs "${c.conflict?.note}". Resolve which one holds before saving.`));
+  if (result.verdict === 'ask') {
+    io.stdout.write(hookAnswer('ask', `memlint: look before saving this memory write: ${result.reasons.join('; ')}`));
     return 0;
   }
   if (result.index?.advice.length) io.stdout.write(hookContext(`memlint: ${result.index.advice.join('; ')}`));

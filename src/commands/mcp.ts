@@ -36,7 +36,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   };
   const failure = (e: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: `memlint: ${(e as Error).message}` }] });
   server.registerTool('check_memory_draft', {
-    description: 'Before saving a memory note: lists existing notes it duplicates or contradicts (with age and origin) and runs the schema and security checks. verdict "refuse" means: update the named note instead, or fix the draft. Reads only.',
+    description: 'Before saving a memory note: lists existing notes it duplicates or contradicts (with age and origin) and runs the schema and security checks. verdict "refuse" means: update the named note instead, or fix the draft; "ask" means: a contradiction or a security warning, confirm with the user before saving.',
     inputSchema: { draft: z.string().describe('The full note text, front matter included'), path: z.string().optional().describe('Where it would be written, relative to the vault'), vault: z.string().optional().describe('The memory folder (one the server was started with)') },
     annotations: { title: 'Check a memory draft', ...READ_ONLY },
   }, async ({ draft, path, vault }) => {
@@ -44,7 +44,7 @@ export async function run(args: string[], io: IO): Promise<number> {
       const root = vaultOf(vault);
       const { config } = await loadConfig(root);
       const r = guardDraft(root, config, draft, { cache: 'read-only', ...(path ? { targetPath: path } : {}) });
-      return { content: [{ type: 'text', text: JSON.stringify({ verdict: r.verdict, reasons: r.reasons, matches: r.matches, problems: r.problems }, null, 2) }] };
+      return { content: [{ type: 'text', text: JSON.stringify({ verdict: r.verdict, reasons: r.reasons, matches: r.matches, problems: r.problems, ...(r.index ? { index: r.index } : {}) }, null, 2) }] };
     } catch (e) {
       return failure(e);
     }

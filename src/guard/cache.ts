@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { CACHE_KEY } from '../version.js';
-import { PERMUTATIONS } from '../consolidate/minhash.js';
+import { PERMUTATIONS } from '../similarity/minhash.js';
 
 export interface NoteMetaLite { readonly name: string | null; readonly type: string | null; readonly modified: string | null; readonly origin: string | null }
 

@@ -4,12 +4,12 @@ import { securityFindings } from '../rules/security/in-text.js';
 import { loadVault } from '../vault/load.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
-import { sentenceConflict, viewSentence } from '../consolidate/conflict.js';
-import { estimate, signature } from '../consolidate/minhash.js';
-import { differsInDigitsOrNegation } from '../consolidate/stages/near-duplicates.js';
-import { containment, jaccard, sentences, shingleHashes, statedText, tokens } from '../consolidate/text.js';
+import { noteClauses, noteConflicts, type NoteClauses } from '../similarity/conflict.js';
+import { estimate, signature } from '../similarity/minhash.js';
+import { similarity as similarityOf, THRESHOLDS } from '../similarity/score.js';
+import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
-import { DRAFT_RULES } from '../rules/draft.js';
+import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/memory.js';
@@ -38,6 +38,7 @@ export interface GuardMatch {
 }
 
 export interface GuardResult {
+  /** ok; ask (a contradiction or a security warning: look first); refuse (a duplicate or an error). See verdictOf. */
   readonly verdict: 'ok' | 'ask' | 'refuse';
   readonly matches: readonly GuardMatch[];
   readonly problems: readonly Finding[];
@@ -88,29 +89,25 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
   const budget: IndexGuard = options.wholeFile ? { verdict: 'ok', reasons: [], advice: [] } : guardStoreAdd(vault, draft, options.targetPath);
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
   const draftHashes = shingleHashes(tokens(draft));
-  const draftView = draft.split(/(?<=[.!?。])\s+|\n/).filter((s) => s.trim().length > 7).map((s) => ({ text: s.trim(), v: viewSentence(s) }));
+  const draftView = noteClauses({ text: draft, bodyOffset: 0, codeRanges: [], position: () => ({ line: 1, column: 1 }) });
   const matches: GuardMatch[] = [];
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
   for (const e of entryNotes(vault)) {
     const hashes = shingleHashes(tokens(e.text));
-    const similarity = Math.round(Math.max(jaccard(draftHashes, hashes), Math.min(draftHashes.length, hashes.length) >= 6 ? containment(draftHashes, hashes) : 0) * 1000) / 1000;
+    const similarity = similarityOf(draftHashes, hashes).score;
     const [file, n] = e.path.split('#');
     const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
     let conflict: GuardMatch['conflict'];
-    if (similarity >= 0.1) {
-      outer: for (const s of sentences(e)) for (const d of draftView) {
-        const c = sentenceConflict(d.v, viewSentence(s.text));
-        if (c) { conflict = { kind: c.kind, detail: c.detail, draft: d.text, note: s.text }; break outer; }
-      }
+    if (similarity >= THRESHOLDS.floor) {
+      const f = noteConflicts(draftView, noteClauses(e), 1)[0];
+      if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
-    if (conflict) matches.push({ ...base, kind: 'contradiction', conflict });
-    else if (similarity >= config.guard.show) matches.push({ ...base, kind: 'near-duplicate' });
+    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
+    if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
   }
   matches.sort((a, b) => b.similarity - a.similarity);
-  const reasons = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse)
-    .map((m) => `near-duplicate of ${m.path} entry ${m.entry} (similarity ${m.similarity}): update that entry instead of adding one`);
-  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  return withIndex({ verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: 0, computed: 0 } }, budget);
+  const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse);
+  return withIndex({ verdict, matches, problems, reasons, cache: { fromCache: 0, computed: 0 } }, budget);
 }
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
@@ -136,8 +133,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   // Sentence views are built only if some note is close enough to be read (most drafts have none).
-  let viewed: { s: ReturnType<typeof sentences>[number]; v: ReturnType<typeof viewSentence> }[] | null = null;
-  const draftSentences = (): NonNullable<typeof viewed> => (viewed ??= sentences(draftNote).map((s) => ({ s, v: viewSentence(s.text) })));
+  let viewed: NoteClauses | null = null;
+  const draftClauses = (): NoteClauses => (viewed ??= noteClauses(draftNote));
   const matches: GuardMatch[] = [];
   // Updating a note in place: duplication that existed before the edit is consolidate's business;
   // guard refuses only what the edit makes worse.
@@ -148,40 +145,55 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     : sigs.fresh.find((n) => n.path === target) ?? (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined);
   // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
   const candidates: NoteSignature[] = [];
-  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= 0.05) candidates.push(table.note(i));
-  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= 0.05) candidates.push(n);
+  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
+  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
   const before = new Map<string, number>();
   for (const n of candidates) {
-    const j = jaccard(draftHashes, n.shingles);
-    const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
-    const similarity = Math.round(Math.max(j, c) * 1000) / 1000;
-    if (similarity < 0.1) continue;
+    const similarity = similarityOf(draftHashes, n.shingles).score;
+    if (similarity < THRESHOLDS.floor) continue;
     // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
     // arrays) because meta() decodes JSON, and most candidates stop above.
     if (name && n.meta().name?.trim() === name) continue;
     let conflict: GuardMatch['conflict'];
     // Reading a note is the expensive part: only notes close enough to share a subject.
-    const note = similarity >= 0.2 ? readNote(config, root, n.path) : null;
+    const note = similarity >= THRESHOLDS.related ? readNote(config, root, n.path) : null;
     if (note) {
-      outer: for (const ns of sentences(note)) {
-        const nv = viewSentence(ns.text);
-        for (const d of draftSentences()) {
-          const c2 = sentenceConflict(d.v, nv);
-          if (c2) { conflict = { kind: c2.kind, detail: c2.detail, draft: d.s.text, note: ns.text }; break outer; }
-        }
-      }
+      const f = noteConflicts(draftClauses(), noteClauses(note), 1)[0];
+      if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
-    const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
-    if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
-    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(root, n, now), conflict });
-    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(root, n, now) });
+    if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
+    // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
+    // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
+    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
+    if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(root, n, now), ...(conflict ? { conflict } : {}) });
   }
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
-  const reasons: string[] = [];
-  const strong = matches.filter((m) => m.kind === 'near-duplicate' && m.similarity >= config.guard.refuse && m.similarity > (before.get(m.path) ?? 0) + 0.05);
-  for (const m of strong) reasons.push(`near-duplicate of ${m.path}${m.name ? ` ("${m.name}")` : ''} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that note instead of writing a new one`);
-  for (const p of problems.filter((f) => f.severity === 'error')) reasons.push(`${p.ruleId}: ${p.message}`);
-  const result: GuardResult = { verdict: reasons.length ? 'refuse' : 'ok', matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
+  const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse, before);
+  const result: GuardResult = { verdict, matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
   return target === undefined ? result : withIndex(result, guardNoteIndexLine(root, config, target, draft, name, draftNote.meta.description ?? null));
+}
+
+/**
+ * The guard's policy. `refuse`: a near-duplicate at or above the duplicate threshold (name the note
+ * to update; for an update in place, only if the edit makes it closer by more than 0.05) or an error
+ * finding. `ask`: a contradiction, or any security finding that is not an error (prompt injection,
+ * exfiltration, persistence, invisible text), or memory that should not be memory (memory/*): a person or the agent should look first. Else `ok`.
+ */
+export function verdictOf(matches: readonly GuardMatch[], problems: readonly Finding[], refuseAt: number, before: ReadonlyMap<string, number> = new Map()): { verdict: GuardResult['verdict']; reasons: string[] } {
+  const refuse: string[] = [];
+  const ask: string[] = [];
+  for (const m of matches) {
+    const where = `${m.path}${m.entry !== undefined ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}`;
+    if (m.kind === 'near-duplicate' && m.similarity >= refuseAt && m.similarity > (before.get(m.path) ?? 0) + 0.05) {
+      refuse.push(`near-duplicate of ${where} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that ${m.entry !== undefined ? 'entry' : 'note'} instead of writing a new one`);
+    } else if (m.kind === 'contradiction' && m.conflict) {
+      ask.push(`contradicts ${where} (${m.conflict.kind}: ${m.conflict.detail}): "${m.conflict.draft}" vs "${m.conflict.note}"; resolve which one holds before saving`);
+    }
+  }
+  for (const p of problems) {
+    if (p.severity === 'error') refuse.push(`${p.ruleId}: ${p.message}`);
+    else if (p.ruleId.startsWith('security/') || asksAbout(p)) ask.push(`${p.ruleId}: ${p.message}`);
+  }
+  return { verdict: refuse.length ? 'refuse' : ask.length ? 'ask' : 'ok', reasons: [...refuse, ...ask] };
 }

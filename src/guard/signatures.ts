@@ -1,8 +1,8 @@
 /** Every note's signature, from the cache where the file is unchanged, else read and computed. */
 import { statSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
-import { signature } from '../consolidate/minhash.js';
-import { shingleHashes, statedText, tokens } from '../consolidate/text.js';
+import { signature } from '../similarity/minhash.js';
+import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import type { Discovery } from '../vault/discover.js';
 import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';

@@ -2,6 +2,7 @@
 import { posix } from 'node:path';
 import type { Resolution } from './model.js';
 import type { ScannedLink } from './scan.js';
+import { count } from '../util/counters.js';
 
 export interface Resolved {
   readonly resolved: string | null;
@@ -106,22 +107,32 @@ export function resolveLink(fromPath: string, link: ScannedLink, lookup: NoteLoo
   return resolvePath(fromPath, link.target, lookup, vaultRoot);
 }
 
-/** Levenshtein distance, stopping early past `max`. */
+/** Levenshtein distance, stopping early past `max` (then `max + 1`). One pair of rows reused for every call. */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
 export function editDistance(a: string, b: string, max: number): number {
+  count('resolve.editDistance');
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const m = b.length;
+  if (rowA.length <= m) { rowA = new Int32Array(m + 1); rowB = new Int32Array(m + 1); }
+  let prev = rowA, cur = rowB;
+  for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const del = prev[j]! + 1;
+      const ins = cur[j - 1]! + 1;
+      const v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      cur[j] = v;
       if (v < best) best = v;
     }
     if (best > max) return max + 1;
-    prev = cur;
+    const t = prev; prev = cur; cur = t;
   }
-  return prev[b.length]!;
+  return prev[m]!;
 }
 
 function closestPath(stem: string, lookup: NoteLookup): string | null {
@@ -129,14 +140,198 @@ function closestPath(stem: string, lookup: NoteLookup): string | null {
   return best === null ? null : (lookup.byStem.get(best) ?? null);
 }
 
-function closest(target: string, lookup: NoteLookup): string | null {
+/** The largest edit distance a suggestion may be from a folded target. */
+const maxDistance = (folded: string): number => Math.max(2, Math.floor(folded.length / 4));
+
+/**
+ * Did-you-mean: the note stem nearest to `target` once both are folded — the smallest edit distance,
+ * at most max(2, ⌊length/4⌋), ties to the stem first in code-unit order; null when none is that near.
+ * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target.
+ */
+export function closest(target: string, lookup: NoteLookup): string | null {
+  let index = indexes.get(lookup);
+  if (!index) { index = new StemIndex([...lookup.byStem.keys()]); indexes.set(lookup, index); }
+  return index.closest(fold(target));
+}
+
+/** The same answer by comparing with every stem: the reference the index is tested against. */
+export function closestBruteForce(target: string, stems: Iterable<string>): string | null {
   const t = fold(target);
-  const max = Math.max(2, Math.floor(t.length / 4));
+  const max = maxDistance(t);
   let best: string | null = null;
   let bestD = max + 1;
-  for (const stem of lookup.byStem.keys()) {
+  for (const stem of stems) {
     const d = editDistance(t, fold(stem), max);
     if (d < bestD || (d === bestD && best !== null && stem < best)) { bestD = d; best = stem; }
   }
   return best;
+}
+
+const indexes = new WeakMap<NoteLookup, StemIndex>();
+
+/** A node of the implicit trie waiting to be expanded, or a stem ending (`end`) waiting to be taken. */
+interface Entry { key: number; rank: number; p: number; lo: number; hi: number; row: number }
+const before = (a: Entry, b: Entry): boolean => a.key < b.key || (a.key === b.key && a.rank < b.rank);
+
+/**
+ * The folded stems sorted, searched as a trie without building one: a node is the range of sorted
+ * stems sharing a prefix, its children found by binary search. A node carries its Levenshtein row
+ * against the target; the row's minimum never falls from parent to child, so it bounds the distance
+ * of every stem below. Nodes are expanded best first, by (that bound, the smallest rank of a raw stem
+ * below — a range minimum), and a stem ending is queued with its exact distance: the first ending
+ * taken is the nearest stem, ties to the raw stem first in code-unit order, exactly as
+ * `closestBruteForce` answers (test/closest-index.test.ts). Stems that share a prefix (type prefixes,
+ * dates, topic words) are compared once for it, and no node whose bound passes the maximum — or is
+ * beaten by the answer — is expanded. Memoized per folded target for the run.
+ */
+class StemIndex {
+  /** Folded stems in code-unit order. */
+  private readonly sorted: string[];
+  /** rank[i]: the position of sorted[i]'s raw stem in code-unit order of raw stems. */
+  private readonly rank: Int32Array;
+  private readonly rawByRank: string[];
+  /** Sparse tables of range minima: of `rank`, of stem lengths, of negated stem lengths (maxima). */
+  private readonly minTable: Int32Array[] = [];
+  private readonly lenMin: Int32Array[] = [];
+  private readonly lenMax: Int32Array[] = [];
+  private readonly memo = new Map<string, string | null>();
+
+  constructor(stems: readonly string[]) {
+    const rawByRank = [...stems].sort(codeUnitOrder);
+    const rankOf = new Map<string, number>();
+    rawByRank.forEach((s, i) => rankOf.set(s, i));
+    const pairs = stems.map((s) => ({ f: fold(s), r: rankOf.get(s)! }));
+    pairs.sort((a, b) => codeUnitOrder(a.f, b.f) || a.r - b.r);
+    this.sorted = pairs.map((p) => p.f);
+    this.rank = Int32Array.from(pairs, (p) => p.r);
+    this.rawByRank = rawByRank;
+    sparseTable(this.minTable, this.rank);
+    sparseTable(this.lenMin, Int32Array.from(this.sorted, (f) => f.length));
+    sparseTable(this.lenMax, Int32Array.from(this.sorted, (f) => -f.length));
+  }
+
+  closest(t: string): string | null {
+    const memo = this.memo.get(t);
+    if (memo !== undefined) return memo;
+    const answer = this.sorted.length > 0 ? this.search(t) : null;
+    this.memo.set(t, answer);
+    return answer;
+  }
+
+  /** The smallest rank in sorted[lo, hi). */
+  private minRank(lo: number, hi: number): number {
+    return rangeMin(this.minTable, lo, hi);
+  }
+
+  /** Rows of the current search, one after another (`m + 1` cells each); reused between searches. */
+  private pool = new Int32Array(1 << 16);
+
+  private search(t: string): string | null {
+    const { sorted } = this;
+    const m = t.length;
+    const w = m + 1;
+    const max = maxDistance(t);
+    const cap = max + 1;
+    const heap = new Heap();
+    let pool = this.pool;
+    for (let j = 0; j <= m; j++) pool[j] = j;
+    let used = w;
+    heap.push({ key: 0, rank: this.minRank(0, sorted.length), p: 0, lo: 0, hi: sorted.length, row: 0 });
+    for (let e = heap.pop(); e; e = heap.pop()) {
+      if (e.row < 0) return this.rawByRank[e.rank]!; // a stem ending: nothing queued can be nearer, or as near and first
+      const { p, hi } = e;
+      const prev = e.row;
+      let i = e.lo;
+      // Stems that end at this node sort first in its range.
+      const endStart = i;
+      while (i < hi && sorted[i]!.length === p) i++;
+      if (i > endStart && pool[prev + m]! <= max) heap.push({ key: pool[prev + m]!, rank: this.minRank(endStart, i), p, lo: endStart, hi: i, row: -1 });
+      // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
+      // holds max + 1 (a cell is exact whenever it is ≤ max, and above max otherwise).
+      const from = Math.max(1, p + 1 - max), to = Math.min(m, p + 1 + max);
+      while (i < hi) {
+        const c = sorted[i]!.charCodeAt(p);
+        // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
+        let a = i + 1, b = hi;
+        while (a < b) { const mid = (a + b) >>> 1; if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1; else b = mid; }
+        count('resolve.trieRows');
+        // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
+        // remaining units against t[j..m): at least the difference of their lengths.
+        const restMin = rangeMin(this.lenMin, i, a) - p - 1, restMax = -rangeMin(this.lenMax, i, a) - p - 1;
+        if (used + w > pool.length) { const grown = new Int32Array(pool.length * 2); grown.set(pool); pool = this.pool = grown; }
+        const cur = used;
+        pool[cur] = p + 1 <= max ? p + 1 : cap;
+        let low = pool[cur]! + gap(m, restMin, restMax);
+        for (let j = 1; j < from; j++) pool[cur + j] = cap;
+        for (let j = from; j <= to; j++) {
+          const sub = pool[prev + j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
+          const del = pool[prev + j]! + 1;
+          const ins = pool[cur + j - 1]! + 1;
+          let v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+          if (v > cap) v = cap;
+          pool[cur + j] = v;
+          const bound = v + gap(m - j, restMin, restMax);
+          if (bound < low) low = bound;
+        }
+        for (let j = to + 1; j <= m; j++) pool[cur + j] = cap;
+        if (low <= max) { heap.push({ key: Math.max(low, e.key), rank: this.minRank(i, a), p: p + 1, lo: i, hi: a, row: cur }); used += w; }
+        i = a;
+      }
+    }
+    return null;
+  }
+}
+
+/** A binary min-heap of entries, by (key, rank). */
+class Heap {
+  private readonly items: Entry[] = [];
+  push(e: Entry): void {
+    const h = this.items;
+    let i = h.length;
+    h.push(e);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(e, h[parent]!)) break;
+      h[i] = h[parent]!;
+      i = parent;
+    }
+    h[i] = e;
+  }
+  pop(): Entry | undefined {
+    const h = this.items;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length === 0 || !last) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= h.length) break;
+      const r = l + 1;
+      const c = r < h.length && before(h[r]!, h[l]!) ? r : l;
+      if (!before(h[c]!, last)) break;
+      h[i] = h[c]!;
+      i = c;
+    }
+    h[i] = last;
+    return top;
+  }
+}
+
+const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** How far x lies outside [lo, hi]. */
+const gap = (x: number, lo: number, hi: number): number => (x < lo ? lo - x : x > hi ? x - hi : 0);
+
+function sparseTable(levels: Int32Array[], values: Int32Array): void {
+  levels.push(values);
+  for (let k = 1; (1 << k) <= values.length; k++) {
+    const prev = levels[k - 1]!, half = 1 << (k - 1);
+    const level = new Int32Array(values.length - (1 << k) + 1);
+    for (let i = 0; i < level.length; i++) level[i] = Math.min(prev[i]!, prev[i + half]!);
+    levels.push(level);
+  }
+}
+/** The smallest value in [lo, hi) of the table's values. */
+function rangeMin(levels: readonly Int32Array[], lo: number, hi: number): number {
+  const k = 31 - Math.clz32(hi - lo);
+  return Math.min(levels[k]![lo]!, levels[k]![hi - (1 << k)]!);
 }

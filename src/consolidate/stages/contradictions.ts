@@ -1,7 +1,7 @@
-import { sentenceConflict, viewSentence, type SentenceView } from '../conflict.js';
-import { sharedRareKeys } from '../features.js';
+import { newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
+import { sharedRareKeys } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
-import { STOPWORDS, sentences, isCjk, type Sentence } from '../text.js';
+import { STOPWORDS, isCjk } from '../../similarity/text.js';
 
 const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 
@@ -27,27 +27,21 @@ export default defineStage({
     const n = ctx.features.length;
     const candidates = rareTermPairs(ctx);
     for (const p of ctx.pairs) if (p.jaccard >= 0.2 || p.containment >= 0.4) candidates.add(p.a * n + p.b);
-    const views = new Map<number, { s: Sentence; v: SentenceView }[]>();
-    const viewsOf = (i: number) => {
+    const views = new Map<number, NoteClauses>();
+    const viewsOf = (i: number): NoteClauses => {
       let v = views.get(i);
-      if (!v) { v = sentences(ctx.features[i]!.note).map((s) => ({ s, v: viewSentence(s.text) })); views.set(i, v); }
+      if (!v) { v = noteClauses(ctx.features[i]!.note); views.set(i, v); }
       return v;
     };
+    const stats = newConflictStats();
     const items: ItemDraft[] = [];
     for (const key of [...candidates].sort((x, y) => x - y)) {
       const a = Math.floor(key / n), b = key % n;
       // Two dated logs (session notes) record different moments: a changed status is history,
       // not a contradiction. Stale one-off logs are the incident stage's business.
       if (DATED.test(ctx.features[a]!.note.path) && DATED.test(ctx.features[b]!.note.path)) continue;
-      const found: Record<string, unknown>[] = [];
-      for (const x of viewsOf(a)) {
-        for (const y of viewsOf(b)) {
-          const c = sentenceConflict(x.v, y.v);
-          if (c) found.push({ kind: c.kind, detail: c.detail, a: { line: x.s.line, text: x.s.text }, b: { line: y.s.line, text: y.s.text } });
-          if (found.length >= 3) break;
-        }
-        if (found.length >= 3) break;
-      }
+      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats)
+        .map((f) => ({ kind: f.conflict.kind, detail: f.conflict.detail, a: { line: f.a.line, text: f.a.text }, b: { line: f.b.line, text: f.b.text } }));
       if (found.length === 0) continue;
       const na = ctx.features[a]!.note, nb = ctx.features[b]!.note;
       items.push({
@@ -58,6 +52,8 @@ export default defineStage({
         action: { type: 'keep' },
       });
     }
+    ctx.summary.contradictionCandidatePairs = stats.candidatePairs;
+    ctx.summary.sentenceComparisons = stats.sentenceComparisons;
     return items;
   },
 });

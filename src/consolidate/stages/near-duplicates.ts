@@ -1,24 +1,6 @@
-import { isSimilar, SIMILAR } from '../features.js';
+import { differsInDigitsOrNegation, isSimilar, SIMILAR } from '../../similarity/features.js';
 import { defineStage, type ItemDraft } from '../stage.js';
-import { NEGATIONS, isNumberToken } from '../text.js';
-
-const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
-
-/**
- * Pairs that disagree rather than repeat: a number changed (one on each side that the other lacks;
- * dates do not count) or a negation present on one side only. They go to the contradiction stage.
- */
-export function differsInDigitsOrNegation(ta: readonly string[], tb: readonly string[], options: { sameStatement?: boolean } = {}): boolean {
-  const a = new Set(ta);
-  const b = new Set(tb);
-  const onlyNumbers = (x: Set<string>, y: Set<string>): boolean => [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
-  if (onlyNumbers(a, b) && onlyNumbers(b, a)) return true;
-  // A negation in the extra text of a longer note (a short note inside it) is not a flipped statement.
-  if (options.sameStatement === false) return false;
-  const negA = [...a].some((t) => NEGATIONS.has(t));
-  const negB = [...b].some((t) => NEGATIONS.has(t));
-  return negA !== negB;
-}
+export { differsInDigitsOrNegation } from '../../similarity/features.js';
 
 function find(parent: number[], x: number): number {
   while (parent[x] !== x) { parent[x] = parent[parent[x]!]!; x = parent[x]!; }

@@ -1,4 +1,5 @@
-import { containment, jaccard, shingleHashes, tokens } from '../../consolidate/text.js';
+import { similarity, THRESHOLDS } from '../../similarity/score.js';
+import { shingleHashes, tokens } from '../../similarity/text.js';
 import { defineRule } from '../types.js';
 
 export default defineRule({
@@ -23,8 +24,8 @@ export default defineRule({
           if (s.entries[i]!.sha256 === s.entries[j]!.sha256) continue; // hermes/duplicate-entry
           const a = sets[i]!, b = sets[j]!;
           if (Math.min(a.length, b.length) < 4) continue;
-          const sim = Math.max(jaccard(a, b), containment(a, b) * 0.9);
-          if (sim < 0.6) continue;
+          const sim = similarity(a, b).score;
+          if (sim < THRESHOLDS.duplicate) continue;
           report({ messageId: 'near', file, offset: s.entries[i]!.offset, data: { entry: i + 1, other: j + 1, similarity: Math.round(sim * 100) / 100 } });
           break;
         }

@@ -1,0 +1,365 @@
+/**
+ * Whether two sentences about one subject disagree: opposite polarity, different values for the
+ * same key, or a replaced tool. Anchored on shared content words so that firm English ("never",
+ * "always") does not fire across subjects.
+ */
+import type { VaultFile } from '../vault/model.js';
+import { areAntonyms, normalizeNumber, typoLevel } from './lexicon.js';
+import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
+
+export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
+
+export interface Conflict {
+  readonly kind: ConflictKind;
+  readonly detail: string;
+}
+
+/** Interchangeable tools: two notes each using a different one for the same job disagree. */
+export const TOOL_FAMILIES: readonly (readonly string[])[] = [
+  ['jest', 'vitest', 'mocha', 'jasmine', 'ava', 'pytest', 'unittest', 'nose'],
+  ['npm', 'pnpm', 'yarn', 'bun'],
+  ['webpack', 'vite', 'rollup', 'esbuild', 'parcel', 'turbopack', 'rspack'],
+  ['eslint', 'biome', 'tslint', 'oxlint'],
+  ['prettier', 'dprint', 'biome'],
+  ['postgres', 'postgresql', 'mysql', 'mariadb', 'sqlite', 'mongodb', 'dynamodb'],
+  ['pip', 'poetry', 'uv', 'pipenv', 'conda', 'pdm'],
+  ['docker', 'podman'],
+  ['react', 'vue', 'svelte', 'angular', 'preact'],
+  ['express', 'fastify', 'koa', 'hono', 'nestjs'],
+  ['black', 'ruff', 'autopep8', 'yapf'],
+  ['mypy', 'pyright', 'pyre'],
+  ['tabs', 'spaces'],
+];
+const FAMILIES_OF = new Map<string, Set<number>>();
+TOOL_FAMILIES.forEach((f, i) => f.forEach((t) => FAMILIES_OF.set(t, (FAMILIES_OF.get(t) ?? new Set()).add(i))));
+const sameFamily = (a: string, b: string): boolean => [...(FAMILIES_OF.get(a) ?? [])].some((f) => FAMILIES_OF.get(b)?.has(f));
+
+const DATE = /^\d{4}-\d{2}(-\d{2})?$|^\d{1,2}[/:]\d{2}/;
+const NUMBER = /^v?\d+(?:[.,]\d+)*$/;
+const REPLACED = /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved (?:away )?from|instead of|no longer|dropped|removed|deprecated|retired|is gone|are gone|not installed|decommissioned)\b/;
+/** "<term> is gone / was removed / is decommissioned": the words before it name something retired. */
+const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
+/** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
+const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
+/** Verbs saying the thing after them is gone or refused. */
+const REJECT_VERBS = new Set(['dropped', 'removed', 'replaced', 'deprecated', 'retired', 'banned', 'abandoned', 'ditched', 'stopped', 'forbade', 'forbid', 'forbids', 'prohibits', 'disallows']);
+
+export interface ClauseView {
+  readonly text: string;
+  readonly tokens: readonly string[];
+  readonly content: ReadonlySet<string>;
+  readonly negated: boolean;
+  readonly values: ReadonlyMap<string, string>;
+  /** Every number of the clause, normalized (3.86.0 → 3.86, 8,686 → 8686). */
+  readonly numbers: ReadonlySet<string>;
+  readonly tools: ReadonlySet<string>;
+  readonly replaces: boolean;
+  /** Noun phrases (content words) the clause says are gone, removed, decommissioned… */
+  readonly retired: readonly (readonly string[])[];
+  /** Tools the clause rejects or says were replaced. */
+  readonly old: ReadonlySet<string>;
+  /** Any term right after a verb of rejection ("dropped Tailwind", "replaced the cron job"). */
+  readonly rejected: ReadonlySet<string>;
+  /** Tools the clause uses ("with Jest", "runs vitest", "Jest for unit tests"), not merely mentions. */
+  readonly used: ReadonlySet<string>;
+}
+
+export interface SentenceView extends ClauseView {
+  /** Negation is judged per clause: "use pnpm; never run npm install" negates only npm. */
+  readonly clauses: readonly ClauseView[];
+}
+
+/** Clauses: a negation keeps its scope over a comma list ("do not rephrase, weaken or stall"). */
+const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()]\s*|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
+/** Words that set polarity or force, not subject. */
+const MARKERS = new Set(['always', 'must', 'should', 'please', 'every', 'all', 'enable', 'enabled', 'allow', 'allowed']);
+
+export function viewSentence(text: string): SentenceView {
+  const whole = viewClause(text);
+  const parts = text.split(CLAUSE_SPLIT).map((c) => c.trim()).filter((c) => c.length > 2);
+  return { ...whole, clauses: parts.length > 1 ? parts.map(viewClause) : [whole] };
+}
+
+/** Code spans, URLs and file paths name things; they are not the statement. */
+const NOT_PROSE = /`[^`]*`|[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+|"[^"]{3,}"|“[^”]{3,}”/gi;
+
+function viewClause(raw: string): ClauseView {
+  const text = raw;
+  const toks = tokens(raw.replace(NOT_PROSE, (m) => (/^`[^`/]*`$/.test(m) ? m.slice(1, -1) : ' ')));
+  const content = new Set<string>();
+  const values = new Map<string, string>();
+  const numbers = new Set<string>();
+  const tools = new Set<string>();
+  let negated = false;
+  const lower = text.toLowerCase();
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (NEGATIONS.has(t) || /n't$/.test(t)) { negated = true; continue; }
+    if (FAMILIES_OF.has(t)) tools.add(t);
+    if (NUMBER.test(t) && !DATE.test(t)) continue;
+    if (!STOPWORDS.has(t) && !MARKERS.has(t) && t.length > 1) content.add(t);
+  }
+  if (/\bnever\b|\bdo not\b|\bdon't\b/.test(lower)) negated = true;
+  // Values are keyed within comma-separated segments: in "82K files, 22 languages" 22 is languages.
+  for (const segment of raw.replace(NOT_PROSE, ' ').split(/,\s+/)) {
+    const seg = tokens(segment);
+    for (let i = 0; i < seg.length; i++) {
+      const t = seg[i]!;
+      if (!NUMBER.test(t) || DATE.test(t)) continue;
+      const v = normalizeNumber(t);
+      numbers.add(v);
+      for (const prev of previousWords(seg, i)) values.set(prev, v);
+      const next = seg[i + 1];
+      if (next && !STOPWORDS.has(next) && !NUMBER.test(next)) values.set(`${next}#after`, v);
+    }
+  }
+  const phrases: string[][] = [];
+  for (const m of text.matchAll(RETIRED)) {
+    const before = text.slice(0, m.index).replace(/^[\s*_>#`-]*(?:the|that|this|our|its)?\s*/i, '');
+    if (before.trim() !== '' && !/[,;:—]\s*(?:the\s+)?$/i.test(before)) continue;
+    if (!/\s/.test(m[1]!.trim()) && !/[A-Z0-9_.-]/.test(m[1]!.replace(/^./, ''))) { if (!/^[A-Z]/.test(m[1]!.trim()) || /^(?:The|That|This|It)$/i.test(m[1]!.trim())) continue; }
+    const words = tokens(m[1]!).filter((t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2);
+    if (words.length) phrases.push(words);
+  }
+  const rejected = new Set<string>();
+  for (let i = 0; i < toks.length; i++) {
+    if (!REJECT_VERBS.has(toks[i]!)) continue;
+    let k = i + 1;
+    while (k < toks.length && k <= i + 2 && STOPWORDS.has(toks[k]!)) k++;
+    const t = toks[k];
+    if (t && !STOPWORDS.has(t) && t.length > 2 && !NUMBER.test(t)) rejected.add(t);
+  }
+  return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools), rejected, numbers };
+}
+
+/** The cue patterns for one tool name, compiled once per process (guard and consolidate view thousands of clauses). */
+interface ToolCues { readonly used: RegExp; readonly rejectedAfter: RegExp; readonly rejectedBefore: RegExp }
+const cueCache = new Map<string, ToolCues>();
+
+function cuesFor(t: string): ToolCues {
+  let c = cueCache.get(t);
+  if (!c) {
+    c = {
+      used: new RegExp(`\\b(?:use|uses|using|used|run|runs|running|with|via|prefer|prefers|choose|chooses|pick|install|installs|adopt)\\s+(?:[\\w.-]+\\s+){0,2}${t}\\b|\\b${t}\\s+(?:for|is used)\\b|\\b(?:switch|move|migrate)\\s+to\\s+${t}\\b`),
+      rejectedAfter: new RegExp(`\\b(?:replaced|(?:switched|moved|migrated|away) from|instead of|dropped|removed)\\s+(?:the\\s+)?${t}\\b|\\b(?:never|don't|do not|not|no longer|avoid|stop)\\s+(?:[\\w-]+\\s+){0,2}${t}\\b`),
+      rejectedBefore: new RegExp(`\\b${t}\\b(?:\\s+[\\w-]+){0,2}?\\s+(?:was|is|were|are|has been)\\s+(?:now\\s+)?(?:removed|dropped|gone|deprecated|retired|not installed|replaced)`),
+    };
+    cueCache.set(t, c);
+  }
+  return c;
+}
+
+function usedTools(lower: string, tools: ReadonlySet<string>): ReadonlySet<string> {
+  const used = new Set<string>();
+  for (const t of tools) if (cuesFor(t).used.test(lower)) used.add(t);
+  return used;
+}
+
+/** In a clause naming a tool it rejects ("never run npm", "replaced Jest with Vitest", "Prettier was dropped"): which ones. */
+function oldTools(lower: string, tools: ReadonlySet<string>): ReadonlySet<string> {
+  const old = new Set<string>();
+  for (const t of tools) {
+    const c = cuesFor(t);
+    if (c.rejectedAfter.test(lower) || c.rejectedBefore.test(lower)) old.add(t);
+  }
+  return old;
+}
+
+/** The (up to two) content words before a number: "React to version 17" keys 17 by version and react. */
+function previousWords(toks: readonly string[], i: number): string[] {
+  const out: string[] = [];
+  for (let k = i - 1; k >= 0 && k >= i - 4 && out.length < 2; k--) {
+    const t = toks[k]!;
+    if (NUMBER.test(t)) break;
+    if (!STOPWORDS.has(t) && !NEGATIONS.has(t)) out.push(t);
+  }
+  return out;
+}
+
+function shared(a: ReadonlySet<string>, b: ReadonlySet<string>, except: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  for (const x of a) if (b.has(x) && !except.has(x)) out.push(x);
+  return out;
+}
+
+export function sentenceConflict(a: SentenceView, b: SentenceView): Conflict | null {
+  const tool = replacement(a, b);
+  if (tool) return tool;
+  for (const ca of a.clauses) for (const cb of b.clauses) {
+    const v = value(ca, cb);
+    if (v) return v;
+  }
+  const retiredUse = retiredInOther(a, b) ?? retiredInOther(b, a);
+  if (retiredUse) return retiredUse;
+  for (const ca of a.clauses) for (const cb of b.clauses) {
+    const c = polarity(ca, cb) ?? substitution(ca, cb) ?? antonymy(ca, cb);
+    if (c) return c;
+  }
+  return null;
+}
+
+/** One sentence relies on what the other says is gone. */
+function retiredInOther(user: SentenceView, sayer: SentenceView): Conflict | null {
+  if (sayer.retired.length === 0 || user.negated) return null;
+  for (const phrase of sayer.retired) {
+    if (!phrase.every((t) => user.content.has(t))) continue;
+    if (shared(user.content, sayer.content, new Set(phrase)).length >= 1) return { kind: 'retired', detail: `"${phrase.join(' ')}" is used in one and gone in the other` };
+  }
+  return null;
+}
+
+/**
+ * The same frame with a different filler: "prefers answers in Korean" / "… in English", "store
+ * uploads in eu-central-1" / "… in us-west-2", "commit messages in the imperative mood" / "… past
+ * tense". The two clauses share a prefix holding the subject (two content words at least) and
+ * differ in a short span (≤ 3 tokens, ≤ 4 characters of CJK) that neither contains, and that is
+ * not a typo-level difference.
+ */
+function substitution(a: ClauseView, b: ClauseView): Conflict | null {
+  if (a.negated !== b.negated) return null;
+  const ta = a.tokens, tb = b.tokens;
+  let p = 0;
+  while (p < ta.length && p < tb.length && ta[p] === tb[p]) p++;
+  let q = 0;
+  while (q < ta.length - p && q < tb.length - p && ta[ta.length - 1 - q] === tb[tb.length - 1 - q]) q++;
+  const fa = ta.slice(p, ta.length - q), fb = tb.slice(p, tb.length - q);
+  if (fa.length === 0 || fb.length === 0) return null;
+  const cjk = fa.some(isCjk) || fb.some(isCjk);
+  const maxLen = cjk ? 4 : 3;
+  if (fa.length > maxLen || fb.length > maxLen) return null;
+  const prefixContent = ta.slice(0, p).filter((t) => !STOPWORDS.has(t) && !MARKERS.has(t) && (t.length > 1 || isCjk(t)));
+  if (prefixContent.length < (cjk ? 3 : 2)) return null;
+  if (!cjk && !STOPWORDS.has(ta[p - 1]!) && !FRAME_ENDS.has(ta[p - 1]!)) return null;
+  if (fa.some((t) => fb.includes(t)) && (fa.every((t) => fb.includes(t)) || fb.every((t) => fa.includes(t)))) return null;
+  if (fa.length === fb.length && fa.every((t, i) => typoLevel(t, fb[i]!))) return null;
+  const strip = (f: string[]): string[] => f.filter((t) => !STOPWORDS.has(t));
+  const ca = strip(fa), cb = strip(fb);
+  if (ca.length === 0 || cb.length === 0) return null;
+  return { kind: 'substitution', detail: `${fa.join(' ')} vs ${fb.join(' ')}` };
+}
+
+/** Antonyms on the two sides of one subject: "enable X" / "X is disabled", "reliable" / "unreliable". */
+function antonymy(a: ClauseView, b: ClauseView): Conflict | null {
+  for (const x of a.content) {
+    if (b.content.has(x)) continue;
+    for (const y of b.content) {
+      if (a.content.has(y) || !areAntonyms(x, y)) continue;
+      const anchor = shared(a.content, b.content);
+      const union = new Set([...a.content, ...b.content]).size;
+      if (anchor.length >= 2 && anchor.length + 2 >= union * 0.5) return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
+    }
+  }
+  return null;
+}
+
+function polarity(a: ClauseView, b: ClauseView): Conflict | null {
+  if (a.negated === b.negated) return null;
+  // "never run npm install" and "run pnpm install" are two statements, not one negated.
+  for (const ta of a.tools) for (const tb of b.tools) if (ta !== tb && sameFamily(ta, tb)) return null;
+  if (a.content.size < 3 || b.content.size < 3) return null;
+  const anchor = shared(a.content, b.content);
+  const union = new Set([...a.content, ...b.content]).size;
+  if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65) return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
+  return null;
+}
+
+/** Different values for one key in two clauses that otherwise say the same thing. */
+function value(a: ClauseView, b: ClauseView): Conflict | null {
+  for (const [key, va] of a.values) {
+    const vb = b.values.get(key);
+    if (vb === undefined || vb === va) continue;
+    // A record listing many numbers, or one holding the other's value too, is not a changed setting.
+    if (a.numbers.size > 3 || b.numbers.size > 3 || a.numbers.has(vb) || b.numbers.has(va)) continue;
+    const word = key.replace(/#after$/, '');
+    const anchor = shared(a.content, b.content, new Set([word]));
+    const union = new Set([...a.content, ...b.content]).size;
+    if (anchor.length >= 2 && anchor.length + 1 >= union * 0.3) return { kind: 'value', detail: `${word}: ${va} vs ${vb}` };
+  }
+  return null;
+}
+
+function replacement(a: SentenceView, b: SentenceView): Conflict | null {
+  // One side rejects a tool (in any of its clauses) that the other uses in a positive clause.
+  for (const [rejecter, user] of [[a, b], [b, a]] as const) {
+    for (const rc of rejecter.clauses) for (const old of rc.old) {
+      for (const uc of user.clauses) {
+        if (uc.negated || !uc.used.has(old) || uc.old.has(old)) continue;
+        if (shared(rejecter.content, user.content, new Set([old])).length >= 2) return { kind: 'replacement', detail: `${old} is rejected in one and used in the other` };
+      }
+    }
+  }
+  // Any term: dropped in one, used (not merely mentioned) in the other, on a shared subject.
+  for (const [rejecter, user] of [[a, b], [b, a]] as const) {
+    for (const rc of rejecter.clauses) for (const t of rc.rejected) {
+      if (FAMILIES_OF.has(t)) continue;
+      for (const uc of user.clauses) {
+        if (uc.negated || !uc.content.has(t) || uc.rejected.has(t) || !cuesFor(t).used.test(uc.text.toLowerCase())) continue;
+        if (shared(rejecter.content, user.content, new Set([t])).length >= 1) return { kind: 'replacement', detail: `${t} is dropped in one and used in the other` };
+      }
+    }
+  }
+  // Each side uses a different tool of one family, positively, for the same job.
+  for (const ca of a.clauses) for (const cb of b.clauses) {
+    if (ca.negated || cb.negated || ca.old.size || cb.old.size) continue;
+    for (const ta of ca.used) for (const tb of cb.used) {
+      if (ta === tb || !sameFamily(ta, tb) || ca.tools.has(tb) || cb.tools.has(ta) || ta.startsWith(tb) || tb.startsWith(ta)) continue;
+      if (shared(ca.content, cb.content, new Set([ta, tb])).length >= 1) return { kind: 'replacement', detail: `${ta} vs ${tb}` };
+    }
+  }
+  return null;
+}
+
+/** Counters a run reports: how much pairwise work the conflict engine did (issue 14's counting test). */
+export interface ConflictStats { candidatePairs: number; sentenceComparisons: number }
+export const newConflictStats = (): ConflictStats => ({ candidatePairs: 0, sentenceComparisons: 0 });
+
+/** A note's sentences with their views, computed once per note (never per pair). */
+export interface NoteClauses {
+  readonly sentences: readonly { readonly s: Sentence; readonly v: SentenceView }[];
+  /** Content word → indexes of the sentences holding it (built on first use). */
+  postings?: Map<string, number[]>;
+}
+
+export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
+  return { sentences: sentences(note).map((s) => ({ s, v: viewSentence(s.text) })) };
+}
+
+function postingsOf(n: NoteClauses): Map<string, number[]> {
+  if (n.postings) return n.postings;
+  const m = new Map<string, number[]>();
+  n.sentences.forEach(({ v }, i) => {
+    for (const c of v.clauses) for (const t of c.content) { const l = m.get(t); if (!l) m.set(t, [i]); else if (l[l.length - 1] !== i) l.push(i); }
+    for (const t of v.content) { const l = m.get(t); if (!l) m.set(t, [i]); else if (l[l.length - 1] !== i) l.push(i); }
+  });
+  n.postings = m;
+  return m;
+}
+
+export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
+
+/**
+ * Up to `limit` conflicting sentence pairs between two notes. Every kind of conflict needs a content
+ * word the two sentences share, so only sentence pairs sharing one are compared (through b's postings).
+ */
+export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?: ConflictStats): FoundConflict[] {
+  const found: FoundConflict[] = [];
+  if (stats) stats.candidatePairs++;
+  const pb = postingsOf(b);
+  const seen = new Uint32Array(b.sentences.length);
+  let stamp = 0;
+  for (const x of a.sentences) {
+    stamp++;
+    const ys: number[] = [];
+    const words = new Set<string>(x.v.content);
+    for (const c of x.v.clauses) for (const t of c.content) words.add(t);
+    for (const t of words) for (const j of pb.get(t) ?? []) if (seen[j] !== stamp) { seen[j] = stamp; ys.push(j); }
+    ys.sort((p, q) => p - q);
+    for (const j of ys) {
+      const y = b.sentences[j]!;
+      if (stats) stats.sentenceComparisons++;
+      const c = sentenceConflict(x.v, y.v);
+      if (c) { found.push({ conflict: c, a: x.s, b: y.s }); if (found.length >= limit) return found; }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,106 @@
+/** Per-note text features and the similarity pass shared by the duplicate, contradiction and incident stages. */
+import type { VaultFile } from '../vault/model.js';
+import { lshCandidates, signature } from './minhash.js';
+import { similarity, THRESHOLDS } from './score.js';
+import { isNumberToken, NEGATIONS, shingleHashes, statedText, tokens } from './text.js';
+
+export interface NoteFeatures {
+  readonly note: VaultFile;
+  /** Sorted distinct shingle hashes. */
+  readonly shingles: Uint32Array;
+  readonly signature: Uint32Array;
+  /** Tokens of the stated text, computed when a stage asks (not kept for every note). */
+  tokens(): readonly string[];
+}
+
+export interface SimilarPair {
+  readonly a: number;
+  readonly b: number;
+  readonly jaccard: number;
+  readonly containment: number;
+}
+
+export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
+  return notes.map((note) => {
+    const hashes = shingleHashes(tokens(statedText(note)));
+    return { note, shingles: hashes, signature: signature(hashes), tokens: () => tokens(statedText(note)) };
+  });
+}
+
+/** Candidates from LSH, confirmed with exact Jaccard and containment. Tuned for recall. */
+export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS.minShinglesForContainment } as const;
+
+/**
+ * A short note inside a long one has a low Jaccard similarity, so LSH rarely pairs them. Notes
+ * sharing several rare shingles (used by few notes) are candidates too.
+ */
+export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [key, count] of sharedRareKeys(features.length, (i) => features[i]!.shingles, maxDf)) {
+    const a = Math.floor(key / features.length), b = key % features.length;
+    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
+    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
+  }
+  return out;
+}
+
+/**
+ * For every pair of items sharing keys that at most `maxDf` items have, how many such keys they
+ * share; pairs are coded `a * n + b` (a < b). Rare shingles find a note inside a longer one; rare
+ * terms find two notes on one subject.
+ */
+export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number): Map<number, number> {
+  const postings = new Map<K, number[]>();
+  for (let i = 0; i < n; i++) {
+    for (const k of keysOf(i)) {
+      const list = postings.get(k);
+      if (!list) postings.set(k, [i]);
+      else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
+    }
+  }
+  const counts = new Map<number, number>();
+  for (const list of postings.values()) {
+    if (list.length < 2 || list.length > maxDf) continue;
+    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
+      const key = list[x]! * n + list[y]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
+  const out: SimilarPair[] = [];
+  const n = features.length;
+  const seen = new Set<number>();
+  const candidates = [...lshCandidates(features.map((f) => f.signature)), ...rareShingleCandidates(features)];
+  for (const [a, b] of candidates) {
+    const key = a * n + b;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const s = similarity(features[a]!.shingles, features[b]!.shingles);
+    out.push({ a, b, jaccard: s.jaccard, containment: s.containment });
+  }
+  return out.sort((x, y) => x.a - y.a || x.b - y.b);
+}
+
+/** The same note, by the shared formula and threshold (score.ts). */
+export const isSimilar = (p: SimilarPair): boolean => Math.max(p.jaccard, p.containment) >= THRESHOLDS.duplicate;
+
+const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
+
+/**
+ * Pairs that disagree rather than repeat: a number changed (one on each side that the other lacks;
+ * dates do not count) or a negation present on one side only. They go to the contradiction stage.
+ */
+export function differsInDigitsOrNegation(ta: readonly string[], tb: readonly string[], options: { sameStatement?: boolean } = {}): boolean {
+  const a = new Set(ta);
+  const b = new Set(tb);
+  const onlyNumbers = (x: Set<string>, y: Set<string>): boolean => [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
+  if (onlyNumbers(a, b) && onlyNumbers(b, a)) return true;
+  // A negation in the extra text of a longer note (a short note inside it) is not a flipped statement.
+  if (options.sameStatement === false) return false;
+  const negA = [...a].some((t) => NEGATIONS.has(t));
+  const negB = [...b].some((t) => NEGATIONS.has(t));
+  return negA !== negB;
+}

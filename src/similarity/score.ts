@@ -1,0 +1,37 @@
+/**
+ * The one similarity formula consolidate, guard and the Hermes rules share, and its named
+ * thresholds. Similarity is over word-bigram shingle sets (text.ts): the larger of Jaccard and, when
+ * the smaller set is big enough for it to mean something, containment (a short note inside a long one).
+ */
+import { containment, jaccard } from './text.js';
+
+export const THRESHOLDS = {
+  /** At or above: the same note (guard refuses; consolidate proposes a merge; the Hermes rule warns). Config `guard.refuse` overrides it for guard. */
+  duplicate: 0.6,
+  /** At or above: guard lists the note as a match (config `guard.show`). */
+  show: 0.35,
+  /** At or above: close enough to read both notes' sentences for a contradiction. */
+  related: 0.2,
+  /** Below: not worth a look at all. */
+  floor: 0.1,
+  /** A MinHash estimate below this is not a candidate. */
+  candidate: 0.05,
+  /** Containment counts only when the smaller set has at least this many shingles. */
+  minShinglesForContainment: 6,
+} as const;
+
+export interface Similarity {
+  readonly jaccard: number;
+  readonly containment: number;
+  /** max(jaccard, containment): the number compared with the thresholds. */
+  readonly score: number;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Similarity of two sorted, distinct shingle-hash sets, rounded to 3 decimals. */
+export function similarity(a: Uint32Array, b: Uint32Array): Similarity {
+  const j = jaccard(a, b);
+  const c = Math.min(a.length, b.length) >= THRESHOLDS.minShinglesForContainment ? containment(a, b) : j;
+  return { jaccard: round(j), containment: round(c), score: round(Math.max(j, c)) };
+}

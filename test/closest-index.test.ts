@@ -1,0 +1,56 @@
+// Did-you-mean through the stem index gives the brute force's answers: on the corpus vaults, on the
+// hard bench shape, and on random inputs (fast-check), including ties, CJK and very short targets.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildLookup, closest, closestBruteForce } from '../src/vault/resolve.js';
+import { basename } from 'node:path';
+import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
+// @ts-expect-error: a plain .mjs script without types
+import { planHardVault } from '../scripts/bench/generate.mjs';
+
+const lookupOf = (stems: readonly string[]) => buildLookup(stems.map((s) => ({ path: `${s}.md`, stem: s, name: null })), stems.map((s) => `${s}.md`), []);
+
+describe('closest() through the index', () => {
+  it('agrees with the brute force on random stems and targets', () => {
+    const alphabet = fc.constantFrom('a', 'b', 'c', 'd', '-', '_', ' ', 'A', 'é', '語', 'ｂ');
+    const word = fc.string({ unit: alphabet, minLength: 1, maxLength: 24 });
+    fc.assert(fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 60 }), fc.array(word, { minLength: 1, maxLength: 20 }), (stems, targets) => {
+      const lookup = lookupOf(stems);
+      for (const t of targets) expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
+      // and targets that are near-misses of a stem (the case did-you-mean exists for)
+      for (const s of stems.slice(0, 10)) {
+        const t = s.length > 2 ? s.slice(0, 1) + s.slice(2) + 'x' : `${s}y`;
+        expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
+      }
+    }), { numRuns: 400 });
+  });
+
+  it.skipIf(!hasCorpus)('agrees with the brute force on every corpus vault (every stem misspelt, and unrelated names)', () => {
+    let asked = 0;
+    for (const dir of corpusVaults('claude')) {
+      const stems = markdownFilesUnder(dir).map((f) => basename(f, '.md'));
+      if (stems.length === 0) continue;
+      const lookup = lookupOf([...new Set(stems)]);
+      const targets = stems.slice(0, 120).flatMap((s) => [s.slice(1), `${s}s`, s.replace(/[aeiou]/, ''), s.split('').reverse().join(''), s.slice(0, 5)]);
+      for (const t of targets) { expect(closest(t, lookup), t).toBe(closestBruteForce(t, lookup.byStem.keys())); asked++; }
+    }
+    expect(asked).toBeGreaterThan(1000);
+  });
+
+  it('agrees with the brute force on the hard bench shape (every broken wikilink of a 300-note vault)', () => {
+    const { files, index } = planHardVault(300) as { files: { rel: string; text: string }[]; index: string };
+    const stems = files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3));
+    const lookup = lookupOf(stems);
+    const known = new Set(stems);
+    const targets = new Set<string>();
+    for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
+    expect(targets.size).toBeGreaterThan(150);
+    let suggested = 0;
+    for (const t of targets) {
+      const want = closestBruteForce(t, stems);
+      expect(closest(t, lookup), t).toBe(want);
+      if (want) suggested++;
+    }
+    expect(suggested).toBeGreaterThan(targets.size / 4);
+  });
+});
