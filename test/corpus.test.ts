@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkVault } from '../src/check.js';
 import { checkJson } from './contract.js';
+import { truncateEntrypointContent } from './reference/claude-memdir.js';
 import { CORPUS, corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin } from './helpers/run.js';
 import { snapshotTree } from './helpers/snapshot.js';
@@ -36,19 +37,22 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
     const json = checkJson.parse(JSON.parse(r.stdout));
     expect(json.kind).toBe('claude');
     const raw = readFileSync(join(dir, 'MEMORY.md'));
-    expect(json.index!.lines).toBe(countLines(raw));
-    expect(json.index!.bytes).toBe(raw.length);
-    expect(json.index!.lines).toBe(src.get(id)!.indexLines);
-    // SOURCES.tsv bytes were counted before credentials were replaced by REDACTED; lines were not affected.
-    if (!raw.includes('REDACTED')) expect(json.index!.bytes).toBe(src.get(id)!.indexBytes);
+    // The file is the one SOURCES.tsv describes (bytes counted before credentials were REDACTED).
+    expect(countLines(raw)).toBe(src.get(id)!.indexLines);
+    if (!raw.includes('REDACTED')) expect(raw.length).toBe(src.get(id)!.indexBytes);
+    // lines/bytes are what Claude Code measures (CONTRACT.md): its own function says what.
+    const text = raw.toString('utf8');
+    const ref = truncateEntrypointContent(text);
+    expect([json.index!.lines, json.index!.bytes, json.index!.measure]).toEqual([ref.lineCount, ref.byteCount, 'utf16']);
     expect(json.findings.some((f) => f.ruleId === 'internal/rule-crashed')).toBe(false);
-    const over = json.index!.lines > 200 || json.index!.bytes > 25_000;
+    const over = ref.wasLineTruncated || ref.wasByteTruncated;
     expect(json.findings.some((f) => f.ruleId === 'index/over-budget')).toBe(over);
     if (over) {
       expect(json.index!.loadedLines).toBeLessThan(json.index!.lines);
       // Everything past the cut that is a list item or a link is named, with its note.
-      const lines = raw.toString('utf8').split('\n');
-      const past = lines.slice(json.index!.loadedLines).filter((l) => /^\s*(?:[-*+]|\d+[.)])\s|\]\(|\[\[/.test(l));
+      const skipped = text.slice(0, text.indexOf(text.trim())).split('\n').length - 1;
+      const lines = text.split('\n');
+      const past = lines.slice(skipped + json.index!.loadedLines).filter((l) => /^\s*(?:[-*+]|\d+[.)])\s|\]\(|\[\[/.test(l));
       expect(json.index!.lostEntries.length).toBe(past.length);
     } else {
       expect(json.index!.lostEntries).toEqual([]);
@@ -63,7 +67,7 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
       'tieoneease__dotfiles__claude-memory',
     ]);
     const big = await checkVault(join(CORPUS, 'claude', '1000ssam__claude-config__memory'));
-    // 27,756 bytes: the harness cuts under 25,000 bytes, before line 200.
+    // 249 lines and 19,232 UTF-16 units (27,756 UTF-8 bytes, which Claude Code does not count): cut at line 200.
     expect(big.vault.indexInfo!.loadedLines).toBeLessThan(249);
     expect(big.vault.indexInfo!.lostEntries.some((e) => e.target !== null && big.vault.byPath.has(e.target))).toBe(true);
   });
