@@ -12,15 +12,19 @@ const note = (i: number): string => `---\nname: note ${i}\ndescription: fact num
 const line = (i: number, hook = `fact number ${i}`): string => `- [Note ${i}](note-${i}.md) — ${hook}`;
 const indexOf = (n: number, hook?: (i: number) => string): string => `${Array.from({ length: n }, (_, k) => line(k + 1, hook?.(k + 1))).join('\n')}\n`;
 
+// The hook guards Claude Code's memory folders: each vault is a project's auto memory under one fake HOME.
+const HOME = tempDir();
+let projects = 0;
+
 function vaultWith(indexLines: number, notes = 260, hook?: (i: number) => string): string {
-  const dir = join(tempDir(), 'memory');
+  const dir = join(HOME, '.claude', 'projects', `-work-project-${++projects}`, 'memory');
   mkdirSync(dir, { recursive: true });
   for (let i = 1; i <= notes; i++) writeFileSync(join(dir, `note-${i}.md`), note(i));
   writeFileSync(join(dir, 'MEMORY.md'), indexOf(indexLines, hook));
   return dir;
 }
 
-const hook = (payload: unknown) => runBin(['guard', '--claude-hook'], { stdin: JSON.stringify(payload) });
+const hook = (payload: unknown) => runBin(['guard', '--claude-hook'], { stdin: JSON.stringify(payload), env: { HOME } });
 const answer = (r: { stdout: string }): { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } | null =>
   (r.stdout ? JSON.parse(r.stdout).hookSpecificOutput : null);
 const write = (vault: string, content: string, file = 'MEMORY.md') => hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(vault, file), content } });
@@ -185,7 +189,11 @@ describe('guard CLI and Hermes stores', () => {
     expect(JSON.parse(r.stdout).reasons.join(' ')).toMatch(/USER\.md at 36\/1,375 chars/);
   });
   it('a hook Write of a whole store past its budget is denied', () => {
-    const vault = store('first entry');
+    // The hook guards Hermes' memory folder: $HOME/.hermes/memories under the fake HOME.
+    const vault = join(HOME, '.hermes', 'memories');
+    mkdirSync(vault, { recursive: true });
+    writeFileSync(join(vault, 'MEMORY.md'), 'first entry');
+    writeFileSync(join(vault, 'USER.md'), 'Name: Alice\n§\nPrefers short answers.');
     const a = answer(write(vault, `first entry\n§\n${'z'.repeat(2300)}`))!;
     expect(a.permissionDecision).toBe('deny');
     expect(a.permissionDecisionReason).toMatch(/MEMORY\.md would hold 2,314\/2,200 chars/);
