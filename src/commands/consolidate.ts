@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { consolidateVault } from '../consolidate/run.js';
 import type { IO } from '../io.js';
+import { withholdRefused } from '../proposal/validate.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -40,11 +41,11 @@ export async function run(args: string[], io: IO): Promise<number> {
   const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
   const vault = loadVault(dir, { config, ...(kind ? { kind } : {}) });
   const showProgress = Boolean(io.stderr.isTTY) && !io.env.CI;
-  const proposal = consolidateVault(vault, {
+  const proposal = withholdRefused(consolidateVault(vault, {
     ...(values.root ? { root: resolve(io.cwd, values.root) } : {}),
     path: io.env.PATH ?? '',
     progress: showProgress ? (m) => io.stderr.write(`memlint consolidate: ${m}…\n`) : undefined,
-  });
+  }), vault);
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify(proposal, null, 2)}\n`);
     return 0;
@@ -63,7 +64,8 @@ export async function run(args: string[], io: IO): Promise<number> {
     out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text);
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
-  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}\n`);
+  const withheld = (proposal.summary?.withheld as unknown[] | undefined)?.length ?? 0;
+  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}${withheld ? `; ${withheld} withheld because apply would refuse them (see summary.withheld)` : ''}\n`);
   io.stdout.write(`${out}\n`);
   return 0;
 }

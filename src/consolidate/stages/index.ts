@@ -4,7 +4,8 @@ import contradictions from './contradictions.js';
 import deadReferences from './dead-references.js';
 import incidents from './incidents.js';
 import nearDuplicates from './near-duplicates.js';
-import { danglingLinks, indexOverflow, orphans } from './vault-items.js';
+import { indexOverflow } from './index-overflow.js';
+import { danglingLinks, orphans } from './vault-items.js';
 
 export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents];
 

@@ -1,80 +1,33 @@
-/** Items from the checker's vault-level view: index overflow, orphans, dangling index links. */
+/** Items from the checker's vault-level view: orphans, dangling index links (index overflow: index-overflow.ts). */
 import { catalogLine } from '../../catalog/build.js';
 import { notesUnderRules, reachability } from '../../rules/shared.js';
-import type { VaultFile } from '../../vault/model.js';
+import type { Vault, VaultFile } from '../../vault/model.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
-const TYPE_PRIORITY: Record<string, number> = { feedback: 0, user: 1, project: 2, reference: 3 };
-const encoder = new TextEncoder();
+/** Notes no index reaches. */
+export function orphanNotes(vault: Vault): VaultFile[] {
+  const { mentioned } = reachability(vault);
+  return notesUnderRules(vault).filter((n) => !mentioned.has(n.path));
+}
 
-export const indexOverflow = defineStage({
-  id: 'index-overflow',
-  description: 'Which lowest-priority index lines move to the catalog so MEMORY.md fits its budget with headroom (rules kept first).',
-  run({ vault }) {
-    const info = vault.indexInfo;
-    const index = vault.index;
-    if (!info || !index) return [];
-    const headroom = vault.config.index.headroom;
-    const maxLines = Math.floor(info.maxLines * headroom);
-    const maxBytes = Math.floor(info.maxBytes * headroom);
-    if (info.lines <= maxLines && info.bytes <= maxBytes) return [];
-    const catalogFile = vault.config.catalog.file;
-    const linksCatalog = index.links.some((l) => l.resolved === catalogFile || (l.resolution === 'missing' && l.target === catalogFile));
-    const add = linksCatalog ? [] : [`- [Catalog](${catalogFile}) — every note, by type`];
-    // Lowest priority first: lines with no note, then reference, project, user; later lines before earlier.
-    const priority = (target: string | null): number => {
-      const note = target ? vault.byPath.get(target) : undefined;
-      if (!note || note.role !== 'note') return target === catalogFile ? -1 : 5;
-      return TYPE_PRIORITY[note.meta.type ?? ''] ?? 4;
-    };
-    const movable = info.entries
-      .filter((e) => priority(e.target) >= 0 && !(e.target && (vault.byPath.get(e.target)?.meta.type === 'feedback')))
-      .sort((a, b) => priority(b.target) - priority(a.target) || b.line - a.line);
-    let lines = info.lines + add.length;
-    let bytes = info.bytes + add.reduce((n, l) => n + encoder.encode(`${l}\n`).length, 0);
-    const remove: { line: number; text: string }[] = [];
-    for (const e of movable) {
-      if (lines <= maxLines && bytes <= maxBytes) break;
-      remove.push({ line: e.line, text: e.text });
-      lines--;
-      bytes -= encoder.encode(`${e.text}\n`).length;
-    }
-    if (lines > maxLines || bytes > maxBytes) {
-      // Rules alone exceed the budget: move them too, latest first, and say so.
-      for (const e of info.entries.filter((x) => !remove.some((r) => r.line === x.line)).sort((a, b) => b.line - a.line)) {
-        if (lines <= maxLines && bytes <= maxBytes) break;
-        remove.push({ line: e.line, text: e.text });
-        lines--;
-        bytes -= encoder.encode(`${e.text}\n`).length;
-      }
-    }
-    remove.sort((a, b) => a.line - b.line);
-    return [{
-      kind: 'index-overflow',
-      paths: [index.path],
-      evidence: { lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom, linesAfter: lines, bytesAfter: bytes, moved: remove.length, lostEntries: info.lostEntries.length },
-      suggestion: 'fix-index',
-      action: { type: 'fix-index', file: index.path, remove, add },
-      dependsOnManifest: true,
-    }];
-  },
-});
+/** The index lines the orphans stage adds (none when there is no index). */
+export function orphanLines(vault: Vault): string[] {
+  return vault.index ? orphanNotes(vault).map((n) => catalogLine(n)) : [];
+}
 
 export const orphans = defineStage({
   id: 'orphans',
   description: 'Notes no index reaches: add a line for them to the index (or retire them).',
   run({ vault }) {
-    const { mentioned } = reachability(vault);
     const index = vault.config.index.file;
     const items: ItemDraft[] = [];
-    for (const note of notesUnderRules(vault)) {
-      if (mentioned.has(note.path)) continue;
+    for (const note of orphanNotes(vault)) {
       items.push({
         kind: 'orphan',
         paths: vault.index ? [note.path, index] : [note.path],
         evidence: { reachableFrom: [], indexFile: index },
         suggestion: 'relink',
-        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note as VaultFile)] } : { type: 'retire', retire: [note.path] },
+        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note)] } : { type: 'retire', retire: [note.path] },
         dependsOnManifest: Boolean(vault.index),
       });
     }
@@ -95,9 +48,17 @@ export const danglingLinks = defineStage({
         const text = (lines[link.line - 1] ?? '').replace(/\r$/, '');
         items.push(link.suggestion
           ? { kind: 'dangling-link', paths: [file.path, link.suggestion], evidence: { line: link.line, target: link.target, suggestion: link.suggestion, text }, suggestion: 'relink', action: { type: 'relink', file: file.path, from: link.target, to: link.suggestion } }
-          : { kind: 'dangling-link', paths: [file.path], evidence: { line: link.line, target: link.target, text }, suggestion: 'fix-index', action: { type: 'fix-index', file: file.path, remove: [{ line: link.line, text }], add: [] }, dependsOnManifest: true });
+          : { kind: 'dangling-link', paths: [file.path], evidence: { line: link.line, target: link.target, text }, suggestion: 'fix-index', action: { type: 'fix-index', file: file.path, remove: [], add: [], replace: [{ line: link.line, text, with: unlinked(text, link.target) }] } });
       }
     }
     return items;
   },
 });
+
+/** The line with its links to `target` turned into their plain text: the words stay, the dead link goes. */
+export function unlinked(line: string, target: string): string {
+  const esc = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return line
+    .replace(new RegExp(`!?\\[([^\\]]*)\\]\\(<?${esc}(?:[#?][^)]*)?>?(?:\\s+"[^"]*")?\\)`, 'g'), '$1')
+    .replace(new RegExp(`\\[\\[${esc}(?:#[^\\]|]*)?(?:\\|([^\\]]*))?\\]\\]`, 'g'), (_m, alias: string | undefined) => alias ?? target);
+}
