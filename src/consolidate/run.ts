@@ -23,9 +23,10 @@ export interface ConsolidateOptions {
 
 const ID_PREFIX: Record<ItemKind, string> = {
   'index-overflow': 'index', 'dangling-link': 'dangling', orphan: 'orphan', 'dead-reference': 'dead',
-  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident',
+  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident', 'store-overflow': 'store',
 };
-const KIND_ORDER: ItemKind[] = ['index-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident'];
+/** Also the order conflicts are settled in: an earlier kind's item claims a note first. */
+const KIND_ORDER: ItemKind[] = ['index-overflow', 'store-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident'];
 
 export function fileSha(file: VaultFile | undefined): string {
   return file ? sha256Hex(file.bytes) : 'absent';

@@ -43,7 +43,7 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keep') }).strict(),
 ]);
 
-export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow'] as const;
+export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow', 'store-overflow'] as const;
 export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'split-index', 'keep', 'review'] as const;
 export const DECISIONS = ['pending', 'approve', 'reject'] as const;
 

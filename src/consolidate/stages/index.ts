@@ -5,9 +5,10 @@ import deadReferences from './dead-references.js';
 import incidents from './incidents.js';
 import nearDuplicates from './near-duplicates.js';
 import { indexOverflow } from './index-overflow.js';
+import { storeOverflow } from './store-overflow.js';
 import { danglingLinks, orphans } from './vault-items.js';
 
 export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents];
 
 /** A Hermes store has no index, catalog or links: its entries are compared and checked. */
-export const HERMES_STAGES: readonly Stage[] = [deadReferences, nearDuplicates, contradictions];
+export const HERMES_STAGES: readonly Stage[] = [storeOverflow, deadReferences, nearDuplicates, contradictions];
