@@ -2,6 +2,7 @@
 import { catalogLine } from '../../catalog/build.js';
 import { notesUnderRules, reachability } from '../../rules/shared.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
+import { vaultFromText } from '../../vault/memory.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
 /** Notes no index reaches. */
@@ -10,18 +11,52 @@ export function orphanNotes(vault: Vault): VaultFile[] {
   return notesUnderRules(vault).filter((n) => !mentioned.has(n.path));
 }
 
+const orphanCache = new WeakMap<Vault, { notes: VaultFile[]; left: number }>();
+
+/**
+ * Orphans that get a line in the index: as many as fit in its budget (with headroom), measured by
+ * the index-budget code; the others are counted, not proposed (an index pushed over its budget
+ * would lose lines the agent reads today).
+ */
+export function orphansWithRoom(vault: Vault): { notes: VaultFile[]; left: number } {
+  let cached = orphanCache.get(vault);
+  if (cached) return cached;
+  const all = orphanNotes(vault);
+  const index = vault.index;
+  if (!index || all.length === 0) cached = { notes: index ? [] : all, left: 0 };
+  else {
+    const headroom = vault.config.index.headroom;
+    const base = index.text.endsWith('\n') || index.text === '' ? index.text : `${index.text}\n`;
+    const fits = (k: number): boolean => {
+      const text = base + all.slice(0, k).map((n) => `${catalogLine(n)}\n`).join('');
+      const info = vaultFromText(vault.root, vault.config, [{ path: index.path, text, role: 'index' }]).indexInfo!;
+      return info.lines <= Math.floor(info.maxLines * headroom) && info.bytes <= Math.floor(info.maxBytes * headroom);
+    };
+    // The largest k that fits (binary search: the measure grows with k).
+    let lo = 0;
+    let hi = all.length;
+    if (!fits(0)) hi = 0;
+    while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid - 1; }
+    cached = { notes: all.slice(0, lo), left: all.length - lo };
+  }
+  orphanCache.set(vault, cached);
+  return cached;
+}
+
 /** The index lines the orphans stage adds (none when there is no index). */
 export function orphanLines(vault: Vault): string[] {
-  return vault.index ? orphanNotes(vault).map((n) => catalogLine(n)) : [];
+  return vault.index ? orphansWithRoom(vault).notes.map((n) => catalogLine(n)) : [];
 }
 
 export const orphans = defineStage({
   id: 'orphans',
-  description: 'Notes no index reaches: add a line for them to the index (or retire them).',
-  run({ vault }) {
+  description: 'Notes no index reaches: add a line for them to the index while it has room in its budget (or retire them).',
+  run({ vault, summary }) {
     const index = vault.config.index.file;
     const items: ItemDraft[] = [];
-    for (const note of orphanNotes(vault)) {
+    const { notes, left } = vault.index ? orphansWithRoom(vault) : { notes: orphanNotes(vault), left: 0 };
+    if (left > 0) summary.orphansWithoutRoom = { count: left, reason: `${index} has no room left in its budget for more lines; these orphans are not proposed` };
+    for (const note of notes) {
       items.push({
         kind: 'orphan',
         paths: vault.index ? [note.path, index] : [note.path],
