@@ -58,5 +58,5 @@ describe.skipIf(!hasCorpus)('real vaults: consolidate, approve every item, execu
       expect(u.code, u.stderr).toBe(0);
     }
     expectSameTree(noState(snapshotTree(vault, { mtime: 'ms' })), noState(before));
-  });
+  }, 600_000);
 });
