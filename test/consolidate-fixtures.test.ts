@@ -15,7 +15,7 @@ import { loadVault } from '../src/vault/load.js';
 const ROOT = join(process.cwd(), 'fixtures', 'consolidate');
 const KINDS: Record<string, ItemKind[]> = {
   'near-duplicates': ['near-duplicate'], contradictions: ['contradiction'], 'dead-references': ['dead-reference'],
-  incidents: ['incident'], 'index-overflow': ['index-overflow'], orphans: ['orphan'], 'dangling-links': ['dangling-link'],
+  incidents: ['incident'], 'index-overflow': ['index-overflow'], 'store-overflow': ['store-overflow'], orphans: ['orphan'], 'dangling-links': ['dangling-link'],
   'not-memory': ['not-memory'],
 };
 const update = process.env.MEMLINT_UPDATE_FIXTURES === '1';

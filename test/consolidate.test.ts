@@ -34,7 +34,7 @@ describe('consolidate CLI', () => {
     expect(path.startsWith(join(dir, '.memlint', 'proposals'))).toBe(true);
     expect(basename(path)).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}\.yaml$/);
     const proposal = parseProposal(readFileSync(path, 'utf8'), path);
-    expect(proposal.items.length).toBeGreaterThan(5);
+    expect(proposal.items.length).toBeGreaterThanOrEqual(5);
     expect(proposal.items.every((i) => i.decision === 'pending')).toBe(true);
     expect(readFileSync(path, 'utf8')).toMatch(/^# memlint proposal: nothing here changes your memory/);
   });
@@ -67,11 +67,26 @@ describe('consolidate CLI', () => {
 
   it('with --root, dead references in the demo are found and counted', () => {
     const p = JSON.parse(runBin(['consolidate', DEMO, '--root', 'fixtures/demo-project', '--format', 'json'], { env: { PATH: '/nonexistent' } }).stdout);
-    const refs = p.items.filter((i: { kind: string }) => i.kind === 'dead-reference').flatMap((i: { evidence: { references: { reference: string }[] } }) => i.evidence.references.map((r) => r.reference));
+    // One item per missing reference, listing every note that names it.
+    const dead = p.items.filter((i: { kind: string }) => i.kind === 'dead-reference') as { evidence: { reference: string; mentionedIn: unknown[] } }[];
+    const refs = dead.map((i) => i.evidence.reference);
+    expect(new Set(refs).size).toBe(refs.length);
     expect(refs).toEqual(expect.arrayContaining(['src/legacy/cache.ts', 'lint', 'migrate-check']));
     expect(refs).not.toContain('src/api/server.ts');
     expect(refs).not.toContain('release');
-    expect(p.summary.deadReferences.dead).toBe(refs.length);
+    expect(p.summary.deadReferences.dead).toBe(dead.reduce((n, i) => n + i.evidence.mentionedIn.length, 0));
+  });
+
+  it('a --root that does not exist is a usage error', () => {
+    const r = runBin(['consolidate', DEMO, '--root', 'no/such/folder', '--out', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--root no\/such\/folder: no such folder/);
+  });
+
+  it('says on stderr how many references could not be checked, and why', () => {
+    const r = runBin(['consolidate', DEMO, '--out', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\d+ references could not be checked \(0 checked\): \d+ no project root found \(pass `--root`\)/);
   });
 
   it('never writes a proposal over an existing one without --out', () => {

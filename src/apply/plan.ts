@@ -12,6 +12,7 @@ import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
 import { securityFindings } from '../rules/security/in-text.js';
+import { vaultFromText } from '../vault/memory.js';
 
 export interface FileImage { readonly bytes: Uint8Array; readonly mode: number; readonly mtimeMs?: number }
 
@@ -154,6 +155,7 @@ function checkPaths(vault: Vault, item: ProposalItem): void {
   if (a.type === 'retire') checks.push(...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
   if (a.type === 'relink') checks.push([a.file, 'index'], [a.to, 'note']);
   if (a.type === 'fix-index') checks.push([a.file, 'index']);
+  if (a.type === 'split-index') checks.push([a.file, 'index'], ...a.moves.map((m) => [m.note, 'note'] as [string, PathRole]));
   for (const [raw, role] of checks) {
     const entry = parseEntryPath(raw);
     const path = entry ? entry.file : raw;
@@ -170,7 +172,10 @@ function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
   if (stale.length) throw new Refusal(`stale: ${stale.join(', ')} changed since the proposal was written (or the item was already applied)`);
   if (item.manifest && item.manifest !== manifest) throw new Refusal('stale: the set of notes changed since the proposal was written (an index or catalog rewrite depends on it)');
   const a = item.action;
-  const mustExist = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : a.type === 'relink' ? [a.file, a.to] : a.type === 'fix-index' ? [a.file] : [];
+  const mustExist = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : a.type === 'relink' ? [a.file, a.to] : a.type === 'fix-index' || a.type === 'split-index' ? [a.file] : [];
+  if (a.type === 'split-index') {
+    for (const m of a.moves) if (vault.byPath.has(m.note) || vault.otherFiles.has(m.note)) throw new Refusal(`${m.note} already exists; the item creates it`);
+  }
   const listed = new Set(item.notes.map(entryKey));
   for (const p of mustExist) {
     if (parseEntryPath(p) ? !currentEntry(vault, p) : !vault.byPath.has(p)) throw new Refusal(`${p} does not exist`);
@@ -276,6 +281,33 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
         if (/\r|\n/.test(l)) throw new Refusal('a line to add holds a line break');
         edits.add.push(l);
       }
+      for (const r of a.replace ?? []) {
+        if ((lines[r.line - 1] ?? '').replace(/\r$/, '') !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
+        if (/\r|\n/.test(r.with)) throw new Refusal('a replacement line holds a line break');
+        edits.replace.set(r.line, r.with);
+      }
+      return;
+    }
+    case 'split-index': {
+      // Each section moves, byte for byte, into a new note; one pointer line takes its place.
+      const file = note(vault, a.file);
+      const lines = file.text.split(/\r?\n/);
+      const edits = editsFor(overlay, a.file);
+      const eol = file.crlf ? '\r\n' : '\n';
+      const created = new Map<string, string[]>();
+      for (const m of a.moves) {
+        m.lines.forEach((text, i) => {
+          if ((lines[m.from - 1 + i] ?? '').replace(/\r$/, '') !== text) throw new Refusal(`${a.file} line ${m.from + i} no longer reads ${JSON.stringify(text)}`);
+          if (i === 0 && m.pointer) edits.replace.set(m.from, m.pointer); else edits.remove.add(m.from + i);
+        });
+        if (/\r|\n/.test(m.pointer)) throw new Refusal('a pointer line holds a line break');
+        if (!a.moves.some((x) => x.note === m.note && x.pointer)) throw new Refusal(`no pointer line names ${m.note}: it would be reachable from nowhere`);
+        // Sections moved into one note follow each other there, a blank line apart.
+        const parts = created.get(m.note) ?? [m.frontmatter];
+        parts.push(`${parts.length > 1 ? eol : ''}${m.lines.join(eol)}${eol}`);
+        created.set(m.note, parts);
+      }
+      for (const [path, parts] of created) overlay.texts.set(path, parts.join(''));
       return;
     }
   }
@@ -289,7 +321,15 @@ function describe(item: ProposalItem): string {
       : `merge into ${a.into}${a.body !== undefined ? ' (with the merged body)' : ''}; retire ${a.retire.join(', ')}; links to them now point at ${a.into}`;
     case 'retire': return `retire ${a.retire.join(', ')} to ${HOLDING}/<run-id>/ and drop their index lines`;
     case 'relink': return `${a.file}: links to ${a.from} now point at ${a.to}`;
-    case 'fix-index': return `${a.file}: ${a.remove.length ? `remove line${a.remove.length > 1 ? 's' : ''} ${a.remove.map((r) => r.line).join(', ')}` : ''}${a.remove.length && a.add.length ? '; ' : ''}${a.add.length ? `add ${a.add.length} line${a.add.length > 1 ? 's' : ''}` : ''}`;
+    case 'fix-index': return `${a.file}: ${[
+      a.remove.length ? `remove line${a.remove.length > 1 ? 's' : ''} ${a.remove.map((r) => r.line).join(', ')}` : '',
+      a.replace?.length ? `rewrite line${a.replace.length > 1 ? 's' : ''} ${a.replace.map((r) => r.line).join(', ')}` : '',
+      a.add.length ? `add ${a.add.length} line${a.add.length > 1 ? 's' : ''}` : '',
+    ].filter(Boolean).join('; ')}`;
+    case 'split-index': {
+      const notes = [...new Set(a.moves.map((m) => m.note))];
+      return `${a.file}: move ${a.moves.length} section${a.moves.length > 1 ? 's' : ''} (${a.moves.reduce((n, m) => n + m.lines.length, 0)} lines), byte for byte, into new note${notes.length > 1 ? 's' : ''} ${notes.join(', ')}; one pointer line per note`;
+    }
     case 'keep': return 'keep as is';
   }
 }
@@ -327,9 +367,14 @@ function mergeLineEdits(all: Map<string, LineEdits>, path: string, edits: LineEd
 function toChanges(vault: Vault, texts: Map<string, string | null>, runId: string, writtenBy: Map<string, string>): FileChange[] {
   const out: FileChange[] = [];
   for (const [path, text] of texts) {
-    const file = vault.byPath.get(path)!;
-    const before = { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs };
+    const file = vault.byPath.get(path);
     const item = writtenBy.get(path) ?? 'index';
+    if (!file) {
+      // A note an item creates (split-index): undo removes it.
+      if (text !== null) out.push({ path, before: null, after: { bytes: encoder.encode(text), mode: 0o644 }, item });
+      continue;
+    }
+    const before = { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs };
     if (text === null) {
       out.push({ path, before, after: null, item });
       out.push({ path: `${HOLDING}/${runId}/${path}`, before: null, after: before, item });
@@ -344,7 +389,8 @@ function toChanges(vault: Vault, texts: Map<string, string | null>, runId: strin
 function regenerateCatalog(vault: Vault, texts: Map<string, string | null>): FileChange | null {
   const file = vault.catalog;
   if (!file && !vault.config.catalog.required) return null;
-  const remaining = vault.notes.filter((n) => texts.get(n.path) !== null);
+  const created = [...texts].filter(([p, t]) => t !== null && !vault.byPath.has(p)).map(([path, text]) => ({ path, text: text! }));
+  const remaining = [...vault.notes.filter((n) => texts.get(n.path) !== null), ...(created.length ? vaultFromText(vault.root, vault.config, created).notes : [])];
   const text = buildCatalogFromNotes(remaining, vault.config.types);
   const bytes = encoder.encode(text);
   if (file && sha256Hex(bytes) === sha256Hex(file.bytes)) return null;

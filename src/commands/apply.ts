@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { executeChanges, newRunId } from '../apply/execute.js';
 import { Lock, RunStore } from '../apply/journal.js';
-import { planApply } from '../apply/plan.js';
+import { describeGate, gatedPlan } from '../apply/gate.js';
 import { formatPlan } from '../apply/report.js';
 import { loadConfig } from '../config/load.js';
 import type { IO } from '../io.js';
@@ -15,6 +15,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', args, {
     execute: { type: 'boolean' },
     'all-or-nothing': { type: 'boolean' },
+    'allow-new-errors': { type: 'boolean' },
     config: { type: 'string', short: 'c' },
   });
   if (!positionals[0]) throw new UsageError('apply: which proposal? memlint apply PROPOSAL [--execute]');
@@ -24,10 +25,11 @@ export async function run(args: string[], io: IO): Promise<number> {
   const proposal = parseProposal(text, file);
   const root = proposal.vault;
   const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
-  const options = { allOrNothing: Boolean(values['all-or-nothing']) };
+  const options = { allOrNothing: Boolean(values['all-or-nothing']), allowNewErrors: Boolean(values['allow-new-errors']) };
   if (!values.execute) {
-    const plan = planApply(proposal, loadVault(root, { config }), '<run-id>', options);
+    const { plan, gate } = gatedPlan(proposal, loadVault(root, { config }), '<run-id>', options);
     io.stdout.write(formatPlan(plan, { dryRun: true }));
+    io.stdout.write(describeGate(gate));
     return plan.items.some((i) => i.status === 'refused') ? 1 : 0;
   }
   const store = new RunStore(root);
@@ -35,9 +37,10 @@ export async function run(args: string[], io: IO): Promise<number> {
   const lock = Lock.acquire(root, 'apply');
   try {
     // Planned again under the lock, against the vault as it is now.
-    const plan = planApply(proposal, loadVault(root, { config }), newRunId(), options);
+    const { plan, gate } = gatedPlan(proposal, loadVault(root, { config }), newRunId(), options);
     if (plan.changes.length > 0) executeChanges(root, plan.runId, plan.changes, { kind: 'apply', items: plan.items, proposal: file });
     io.stdout.write(formatPlan(plan, { dryRun: false }));
+    io.stdout.write(describeGate(gate));
     io.stdout.write(plan.changes.length ? `run id: ${plan.runId} (undo with: memlint undo ${plan.runId} --vault ${root})\n` : 'nothing changed; no run recorded\n');
     return plan.items.some((i) => i.status === 'refused') ? 1 : 0;
   } finally {

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { consolidateVault } from '../consolidate/run.js';
 import type { IO } from '../io.js';
+import { withholdRefused } from '../proposal/validate.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -42,6 +43,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   const format = oneOf('consolidate', 'format', values.format, ['yaml', 'json'] as const, 'yaml');
   const kind = values.kind === undefined ? undefined : oneOf('consolidate', 'kind', values.kind, ['claude', 'hermes'] as const, 'claude');
   const dir = resolve(io.cwd, positionals[0] ?? '.');
+  if (values.root !== undefined && !isDirectory(resolve(io.cwd, values.root))) throw new UsageError(`consolidate: --root ${values.root}: no such folder`);
   if (values.all && positionals.length) throw new UsageError('consolidate: give a VAULT or --all, not both');
   const targets = resolveTargets('consolidate', io, dir, Boolean(values.all));
   if (targets.many) {
@@ -63,11 +65,13 @@ export async function run(args: string[], io: IO): Promise<number> {
   const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
   const vault = loadVault(dir, { config, ...(kind ? { kind } : {}) });
   const showProgress = Boolean(io.stderr.isTTY) && !io.env.CI;
-  const proposal = consolidateVault(vault, {
+  const proposal = withholdRefused(consolidateVault(vault, {
     ...(values.root ? { root: resolve(io.cwd, values.root) } : {}),
     path: io.env.PATH ?? '',
     progress: showProgress ? (m) => io.stderr.write(`memlint consolidate: ${m}…\n`) : undefined,
-  });
+  }), vault);
+  const unchecked = uncheckedReferences(proposal.summary?.deadReferences);
+  if (unchecked) io.stderr.write(`memlint consolidate: ${unchecked}\n`);
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify(proposal, null, 2)}\n`);
     return 0;
@@ -86,7 +90,26 @@ export async function run(args: string[], io: IO): Promise<number> {
     out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text, config.commitProposals);
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
-  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}\n`);
+  const withheld = (proposal.summary?.withheld as unknown[] | undefined)?.length ?? 0;
+  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}${withheld ? `; ${withheld} withheld because apply would refuse them (see summary.withheld)` : ''}\n`);
   io.stdout.write(`${out}\n`);
   return 0;
+}
+
+const isDirectory = (p: string): boolean => { try { return statSync(p).isDirectory(); } catch { return false; } };
+
+const SKIP_WHY: Record<string, string> = {
+  'no-root': 'no project root found (pass `--root`)', url: 'URLs', glob: 'globs', placeholder: 'placeholders', 'outside-root': 'outside the root',
+  'home-path': 'home-folder paths', unanchored: 'not under a folder of the root', 'no-package-json': 'no package.json', 'no-makefile': 'no Makefile',
+  'not-local-module': 'not a module of the project', 'relative-import': 'relative imports', 'no-node-modules': 'no node_modules', builtin: 'built-in modules',
+};
+
+/** "N references could not be checked: …", or null when every reference was checked. */
+export function uncheckedReferences(summary: unknown): string | null {
+  const s = summary as { checked?: number; skipped?: Record<string, number> } | undefined;
+  const skipped = Object.entries(s?.skipped ?? {}).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const total = skipped.reduce((n, [, k]) => n + k, 0);
+  if (total === 0) return null;
+  const why = skipped.map(([r, n]) => `${n} ${SKIP_WHY[r] ?? r}`).join(', ');
+  return `${total} reference${total > 1 ? 's' : ''} could not be checked (${s?.checked ?? 0} checked): ${why}`;
 }

@@ -23,10 +23,11 @@ export interface ConsolidateOptions {
 
 const ID_PREFIX: Record<ItemKind, string> = {
   'index-overflow': 'index', 'dangling-link': 'dangling', orphan: 'orphan', 'dead-reference': 'dead',
-  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident',
+  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident', 'store-overflow': 'store',
   'not-memory': 'notmem',
 };
-const KIND_ORDER: ItemKind[] = ['index-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
+/** Also the order conflicts are settled in: an earlier kind's item claims a note first. */
+const KIND_ORDER: ItemKind[] = ['index-overflow', 'store-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
 
 export function fileSha(file: VaultFile | undefined): string {
   return file ? sha256Hex(file.bytes) : 'absent';
@@ -60,6 +61,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     progress(`stage ${stage.id}`);
     drafts.push(...stage.run(ctx));
   }
+  resolveConflicts(drafts, summary);
   const history = gitHistory(vault.root);
   const manifest = manifestOf(vault);
   const ref = (path: string): NoteRef => {
@@ -103,3 +105,37 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * No two items whose actions conflict: a note that one item retires or merges away gets no orphan
+ * line from another (the retiring item says it was an orphan too), and a note is retired, merged or
+ * merged into by one item only (the first in kind order; the others are withheld and counted).
+ */
+export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>): void {
+  const order = [...drafts].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  const claimed = new Map<string, ItemDraft>();
+  const withheld: { kind: ItemKind; notes: readonly string[]; reason: string }[] = [];
+  const drop = new Set<ItemDraft>();
+  for (const d of order) {
+    const a = d.action;
+    const touched = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : [];
+    const clash = touched.map((p) => claimed.get(p)).find((x) => x !== undefined);
+    if (clash) { drop.add(d); withheld.push({ kind: d.kind, notes: d.paths, reason: `${touched.join(', ')} already acted on by a ${clash.kind} item` }); continue; }
+    for (const p of touched) claimed.set(p, d);
+  }
+  const gone = new Map<string, ItemDraft>();
+  for (const d of order) {
+    if (drop.has(d)) continue;
+    const a = d.action;
+    for (const p of a.type === 'merge' ? a.retire : a.type === 'retire' ? a.retire : []) gone.set(p, d);
+  }
+  const alsoOrphan = new Set<ItemDraft>();
+  for (const d of drafts) {
+    if (d.kind !== 'orphan' || d.action.type !== 'fix-index') continue;
+    const by = gone.get(d.paths[0]!);
+    if (by) { drop.add(d); alsoOrphan.add(by); }
+  }
+  const kept = drafts.filter((d) => !drop.has(d)).map((d) => (alsoOrphan.has(d) ? { ...d, evidence: { ...d.evidence, alsoOrphan: true } } : d));
+  drafts.splice(0, drafts.length, ...kept);
+  if (withheld.length) summary.withheld = withheld;
+}

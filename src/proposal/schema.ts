@@ -21,17 +21,30 @@ export const noteRefSchema = z
   .strict();
 
 const indexLine = z.object({ line: z.number().int().positive(), text: z.string() }).strict();
+/** An index line rewritten in place: `text` is what it reads now, `with` what it will read. */
+const lineRewrite = z.object({ line: z.number().int().positive(), text: z.string(), with: z.string() }).strict();
+/** A section of an index moved, byte for byte, into a note the item creates. */
+const movedSection = z
+  .object({
+    from: z.number().int().positive().describe('first line of the section in the index (1-based)'),
+    lines: z.array(z.string()).min(1).describe('the lines moved, as they read now (no line ends)'),
+    note: relPath.describe('the note created to hold them; must not exist (sections moved into one note follow each other there)'),
+    frontmatter: z.string().describe("front matter written above the note's first section ('' for none)"),
+    pointer: z.string().describe("the index line left in their place ('' for none: another section's pointer names the note)"),
+  })
+  .strict();
 
 export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('merge'), into: relPath, retire: z.array(relPath).min(1), body: z.string().optional() }).strict(),
   z.object({ type: z.literal('retire'), retire: z.array(relPath).min(1) }).strict(),
   z.object({ type: z.literal('relink'), file: relPath, from: z.string().min(1), to: relPath }).strict(),
-  z.object({ type: z.literal('fix-index'), file: relPath, remove: z.array(indexLine).default([]), add: z.array(z.string()).default([]) }).strict(),
+  z.object({ type: z.literal('fix-index'), file: relPath, remove: z.array(indexLine).default([]), add: z.array(z.string()).default([]), replace: z.array(lineRewrite).optional() }).strict(),
+  z.object({ type: z.literal('split-index'), file: relPath, moves: z.array(movedSection).min(1) }).strict(),
   z.object({ type: z.literal('keep') }).strict(),
 ]);
 
-export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow', 'not-memory'] as const;
-export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'keep', 'review'] as const;
+export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow', 'store-overflow', 'not-memory'] as const;
+export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'split-index', 'keep', 'review'] as const;
 export const DECISIONS = ['pending', 'approve', 'reject'] as const;
 
 export const judgeSchema = z

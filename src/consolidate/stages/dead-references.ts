@@ -119,12 +119,12 @@ export default defineStage({
     const counts = { checked: 0, dead: 0, skipped: {} as Record<string, number> };
     ctx.summary.deadReferences = { root: ctx.root, rootSource: ctx.rootSource, ...counts };
     const skip = (reason: SkipReason): void => { counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1; };
-    const items: ItemDraft[] = [];
     const facts = ctx.root ? rootFacts(ctx.root, ctx.path) : null;
+    // One item per missing reference, listing every note that names it.
+    const missing = new Map<string, { kind: string; reference: string; checked: string | undefined; via: Set<string>; notes: Map<string, number> }>();
     for (const note of ctx.notes) {
       const refs = extractReferences(note.text.slice(note.bodyOffset), note.bodyOffset);
       if (!ctx.root || !facts) { refs.forEach(() => skip('no-root')); continue; }
-      const dead: Record<string, unknown>[] = [];
       const seen = new Set<string>();
       for (const ref of refs) {
         const key = `${ref.kind}:${ref.value}`;
@@ -135,13 +135,23 @@ export default defineStage({
         counts.checked++;
         if (v.dead) {
           counts.dead++;
-          dead.push({ kind: ref.kind, reference: ref.value, ...(ref.via ? { via: ref.via } : {}), line: note.position(ref.offset).line, checked: v.checked });
+          const m = missing.get(key) ?? { kind: ref.kind, reference: ref.value, checked: v.checked, via: new Set<string>(), notes: new Map<string, number>() };
+          if (ref.via) m.via.add(ref.via);
+          if (!m.notes.has(note.path)) m.notes.set(note.path, note.position(ref.offset).line);
+          missing.set(key, m);
         }
       }
-      if (dead.length) {
-        items.push({ kind: 'dead-reference', paths: [note.path], evidence: { root: ctx.root, references: dead }, suggestion: 'review', action: { type: 'keep' } });
-      }
     }
+    const items: ItemDraft[] = [...missing.values()].map((m) => ({
+      kind: 'dead-reference',
+      paths: [...m.notes.keys()],
+      evidence: {
+        root: ctx.root, kind: m.kind, reference: m.reference, ...(m.via.size ? { via: [...m.via].sort() } : {}), checked: m.checked,
+        mentionedIn: [...m.notes].map(([path, line]) => ({ note: path, line })),
+      },
+      suggestion: 'review',
+      action: { type: 'keep' },
+    }));
     ctx.summary.deadReferences = { root: ctx.root, rootSource: ctx.rootSource, ...counts };
     return items;
   },

@@ -1,80 +1,68 @@
-/** Items from the checker's vault-level view: index overflow, orphans, dangling index links. */
+/** Items from the checker's vault-level view: orphans, dangling index links (index overflow: index-overflow.ts). */
 import { catalogLine } from '../../catalog/build.js';
 import { notesUnderRules, reachability } from '../../rules/shared.js';
-import { measureText } from '../../vault/index-file.js';
-import type { VaultFile } from '../../vault/model.js';
+import type { Vault, VaultFile } from '../../vault/model.js';
+import { vaultFromText } from '../../vault/memory.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
-const TYPE_PRIORITY: Record<string, number> = { feedback: 0, user: 1, project: 2, reference: 3 };
+/** Notes no index reaches. */
+export function orphanNotes(vault: Vault): VaultFile[] {
+  const { mentioned } = reachability(vault);
+  return notesUnderRules(vault).filter((n) => !mentioned.has(n.path));
+}
 
-export const indexOverflow = defineStage({
-  id: 'index-overflow',
-  description: 'Which lowest-priority index lines move to the catalog so MEMORY.md fits its budget with headroom (rules kept first).',
-  run({ vault }) {
-    const info = vault.indexInfo;
-    const index = vault.index;
-    if (!info || !index) return [];
+const orphanCache = new WeakMap<Vault, { notes: VaultFile[]; left: number }>();
+
+/**
+ * Orphans that get a line in the index: as many as fit in its budget (with headroom), measured by
+ * the index-budget code; the others are counted, not proposed (an index pushed over its budget
+ * would lose lines the agent reads today).
+ */
+export function orphansWithRoom(vault: Vault): { notes: VaultFile[]; left: number } {
+  let cached = orphanCache.get(vault);
+  if (cached) return cached;
+  const all = orphanNotes(vault);
+  const index = vault.index;
+  if (!index || all.length === 0) cached = { notes: index ? [] : all, left: 0 };
+  else {
     const headroom = vault.config.index.headroom;
-    const maxLines = Math.floor(info.maxLines * headroom);
-    const maxBytes = Math.floor(info.maxBytes * headroom);
-    if (info.lines <= maxLines && info.bytes <= maxBytes) return [];
-    const catalogFile = vault.config.catalog.file;
-    const linksCatalog = index.links.some((l) => l.resolved === catalogFile || (l.resolution === 'missing' && l.target === catalogFile));
-    const add = linksCatalog ? [] : [`- [Catalog](${catalogFile}) — every note, by type`];
-    // Lowest priority first: lines with no note, then reference, project, user; later lines before earlier.
-    const priority = (target: string | null): number => {
-      const note = target ? vault.byPath.get(target) : undefined;
-      if (!note || note.role !== 'note') return target === catalogFile ? -1 : 5;
-      return TYPE_PRIORITY[note.meta.type ?? ''] ?? 4;
+    const base = index.text.endsWith('\n') || index.text === '' ? index.text : `${index.text}\n`;
+    const fits = (k: number): boolean => {
+      const text = base + all.slice(0, k).map((n) => `${catalogLine(n)}\n`).join('');
+      const info = vaultFromText(vault.root, vault.config, [{ path: index.path, text, role: 'index' }]).indexInfo!;
+      return info.lines <= Math.floor(info.maxLines * headroom) && info.bytes <= Math.floor(info.maxBytes * headroom);
     };
-    const movable = info.entries
-      .filter((e) => priority(e.target) >= 0 && !(e.target && (vault.byPath.get(e.target)?.meta.type === 'feedback')))
-      .sort((a, b) => priority(b.target) - priority(a.target) || b.line - a.line);
-    let lines = info.lines + add.length;
-    let bytes = info.bytes + add.reduce((n, l) => n + measureText(`${l}\n`, info.measure), 0);
-    const remove: { line: number; text: string }[] = [];
-    for (const e of movable) {
-      if (lines <= maxLines && bytes <= maxBytes) break;
-      remove.push({ line: e.line, text: e.text });
-      lines--;
-      bytes -= measureText(`${e.text}\n`, info.measure);
-    }
-    if (lines > maxLines || bytes > maxBytes) {
-      // Rules alone exceed the budget: move them too, latest first, and say so.
-      for (const e of info.entries.filter((x) => !remove.some((r) => r.line === x.line)).sort((a, b) => b.line - a.line)) {
-        if (lines <= maxLines && bytes <= maxBytes) break;
-        remove.push({ line: e.line, text: e.text });
-        lines--;
-        bytes -= measureText(`${e.text}\n`, info.measure);
-      }
-    }
-    remove.sort((a, b) => a.line - b.line);
-    return [{
-      kind: 'index-overflow',
-      paths: [index.path],
-      evidence: { lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom, linesAfter: lines, bytesAfter: bytes, moved: remove.length, lostEntries: info.lostEntries.length },
-      suggestion: 'fix-index',
-      action: { type: 'fix-index', file: index.path, remove, add },
-      dependsOnManifest: true,
-    }];
-  },
-});
+    // The largest k that fits (binary search: the measure grows with k).
+    let lo = 0;
+    let hi = all.length;
+    if (!fits(0)) hi = 0;
+    while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid - 1; }
+    cached = { notes: all.slice(0, lo), left: all.length - lo };
+  }
+  orphanCache.set(vault, cached);
+  return cached;
+}
+
+/** The index lines the orphans stage adds (none when there is no index). */
+export function orphanLines(vault: Vault): string[] {
+  return vault.index ? orphansWithRoom(vault).notes.map((n) => catalogLine(n)) : [];
+}
 
 export const orphans = defineStage({
   id: 'orphans',
-  description: 'Notes no index reaches: add a line for them to the index (or retire them).',
-  run({ vault }) {
-    const { mentioned } = reachability(vault);
+  description: 'Notes no index reaches: add a line for them to the index while it has room in its budget (or retire them).',
+  run({ vault, summary }) {
     const index = vault.config.index.file;
     const items: ItemDraft[] = [];
-    for (const note of notesUnderRules(vault)) {
-      if (mentioned.has(note.path)) continue;
+    const { notes, left } = vault.index ? orphansWithRoom(vault) : { notes: orphanNotes(vault), left: 0 };
+    if (left > 0) summary.orphansWithoutRoom = { count: left, reason: `${index} has no room left in its budget for more lines; these orphans are not proposed` };
+    for (const note of notes) {
       items.push({
         kind: 'orphan',
         paths: vault.index ? [note.path, index] : [note.path],
         evidence: { reachableFrom: [], indexFile: index },
         suggestion: 'relink',
-        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note as VaultFile)] } : { type: 'retire', retire: [note.path] },
+        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note)] } : { type: 'retire', retire: [note.path] },
         dependsOnManifest: Boolean(vault.index),
       });
     }
@@ -95,9 +83,17 @@ export const danglingLinks = defineStage({
         const text = (lines[link.line - 1] ?? '').replace(/\r$/, '');
         items.push(link.suggestion
           ? { kind: 'dangling-link', paths: [file.path, link.suggestion], evidence: { line: link.line, target: link.target, suggestion: link.suggestion, text }, suggestion: 'relink', action: { type: 'relink', file: file.path, from: link.target, to: link.suggestion } }
-          : { kind: 'dangling-link', paths: [file.path], evidence: { line: link.line, target: link.target, text }, suggestion: 'fix-index', action: { type: 'fix-index', file: file.path, remove: [{ line: link.line, text }], add: [] }, dependsOnManifest: true });
+          : { kind: 'dangling-link', paths: [file.path], evidence: { line: link.line, target: link.target, text }, suggestion: 'fix-index', action: { type: 'fix-index', file: file.path, remove: [], add: [], replace: [{ line: link.line, text, with: unlinked(text, link.target) }] } });
       }
     }
     return items;
   },
 });
+
+/** The line with its links to `target` turned into their plain text: the words stay, the dead link goes. */
+export function unlinked(line: string, target: string): string {
+  const esc = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return line
+    .replace(new RegExp(`!?\\[([^\\]]*)\\]\\(<?${esc}(?:[#?][^)]*)?>?(?:\\s+"[^"]*")?\\)`, 'g'), '$1')
+    .replace(new RegExp(`\\[\\[${esc}(?:#[^\\]|]*)?(?:\\|([^\\]]*))?\\]\\]`, 'g'), (_m, alias: string | undefined) => alias ?? target);
+}

@@ -1,8 +1,8 @@
 import { defineRule } from '../types.js';
 import { isReadable } from '../shared.js';
 
-const WHY = /\*\*Why:?\*\*|^#{1,6}\s*Why\b|^Why:/im;
-const HOW = /\*\*How to apply:?\*\*|^#{1,6}\s*How to apply\b|^How to apply:/im;
+export const WHY = /\*\*Why:?\*\*|^#{1,6}\s*Why\b|^Why:/im;
+export const HOW = /\*\*How to apply:?\*\*|^#{1,6}\s*How to apply\b|^How to apply:/im;
 
 export default defineRule({
   id: 'note/missing-rationale',

@@ -1,0 +1,186 @@
+/**
+ * The post-state gate: before anything is written, the vault as the plan would leave it is built
+ * in memory and checked with check's own rules. An approved item is refused when the run would add
+ * an error finding that was not there before, or would leave the text of a removed index line
+ * nowhere in the vault. Items are tried in proposal order, in halves, so a few bad items cost a few
+ * extra checks, not one per item.
+ */
+import type { Proposal } from '../proposal/schema.js';
+import { runRules } from '../rules/engine.js';
+import { RULES } from '../rules/index.js';
+import type { Finding } from '../rules/types.js';
+import { parseMarkdown } from '../vault/file.js';
+import { assembleVault } from '../vault/load.js';
+import type { Vault, VaultFile } from '../vault/model.js';
+import { roleClassifier } from '../vault/roles.js';
+import { HOLDING, planApply, type FileChange, type ItemOutcome, type Plan } from './plan.js';
+
+export interface LostLine { readonly file: string; readonly line: number; readonly text: string }
+
+export interface GateReport {
+  /** Error findings the approved run would add (after the refusals: those it still adds when overridden). */
+  readonly newErrors: readonly Finding[];
+  readonly lost: readonly LostLine[];
+  /** Items the gate refused, with why. */
+  readonly refused: ReadonlyMap<string, string>;
+  /** `--allow-new-errors`: the gate reported but refused nothing. */
+  readonly overridden: boolean;
+}
+
+export interface GateOptions { readonly allOrNothing?: boolean; readonly allowNewErrors?: boolean }
+
+/** Counts in a message ("206 lines") change with any edit: a finding is the same finding without them. */
+const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.replace(/\d+/g, '#')}`;
+
+/** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
+export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
+  const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
+  for (const f of vault.files) images.set(f.path, { bytes: f.bytes, mode: f.mode, mtimeMs: f.mtimeMs, role: f.role });
+  for (const c of changes) {
+    if (c.path.startsWith(`${HOLDING}/`) || c.path.startsWith('.memlint/')) continue;
+    if (!c.after) { images.delete(c.path); continue; }
+    const old = images.get(c.path);
+    images.set(c.path, { bytes: c.after.bytes, mode: c.after.mode, mtimeMs: old?.mtimeMs ?? Date.now(), ...(old?.role ? { role: old.role } : {}) });
+  }
+  const roleOf = roleClassifier(vault.config, vault.kind);
+  const parsed = [];
+  for (const [path, img] of [...images].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const role = img.role ?? roleOf(path);
+    if (role === 'ignored') continue;
+    const maxBytes = role === 'note' ? vault.config.maxFileBytes : Number.MAX_SAFE_INTEGER;
+    parsed.push(parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes));
+  }
+  return assembleVault(vault.root, vault.kind, vault.config, parsed, [...vault.otherFiles], [...vault.skipped]);
+}
+
+const errorsOf = (vault: Vault): Finding[] => runRules(vault, RULES).findings.filter((f) => f.severity === 'error');
+
+/** A line's words without link targets or list markers: what must survive somewhere in the vault. */
+export function factText(line: string): string {
+  return line
+    .replace(/\r$/, '')
+    .replace(/\[\[[^\]]*\]\]/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Text of removed index lines found nowhere in the post-image (pointer lines to deleted notes excepted). */
+export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileChange[]): LostLine[] {
+  const deleted = new Set(changes.filter((c) => !c.after).map((c) => c.path));
+  const changed = changes.filter((c) => c.before && c.after && !c.path.startsWith('.memlint/'));
+  const indexes = [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null && changed.some((c) => c.path === f.path));
+  if (indexes.length === 0) return [];
+  let haystack: string | null = null;
+  const found = (text: string): boolean => {
+    haystack ??= post.files.map((f) => f.text.split('\n').map(factText).join('\n')).join('\n\n');
+    return haystack.includes(text);
+  };
+  const out: LostLine[] = [];
+  for (const file of indexes) {
+    const after = post.byPath.get(file.path);
+    const remaining = new Map<string, number>();
+    for (const l of (after ? after.text : '').split('\n')) remaining.set(l.replace(/\r$/, ''), (remaining.get(l.replace(/\r$/, '')) ?? 0) + 1);
+    const lines = file.text.split('\n');
+    lines.forEach((raw, i) => {
+      const line = raw.replace(/\r$/, '');
+      const n = remaining.get(line) ?? 0;
+      if (n > 0) { remaining.set(line, n - 1); return; }
+      const text = factText(line);
+      if (text === '' || /^[#>|:\-=*_\s`]*$/.test(text)) return;
+      const links = file.links.filter((l) => l.line === i + 1 && l.kind !== 'mention');
+      if (links.length > 0 && links.every((l) => l.resolved !== null && deleted.has(l.resolved))) return;
+      if (!found(text)) out.push({ file: file.path, line: i + 1, text: line });
+    });
+  }
+  return out;
+}
+
+interface Verdict { readonly newErrors: Finding[]; readonly lost: LostLine[] }
+
+function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): Verdict {
+  if (plan.changes.length === 0) return { newErrors: [], lost: [] };
+  const post = postImage(vault, plan.changes);
+  const left = new Map(baseline);
+  const newErrors: Finding[] = [];
+  for (const f of errorsOf(post)) {
+    const n = left.get(errorKey(f)) ?? 0;
+    if (n > 0) left.set(errorKey(f), n - 1);
+    else newErrors.push(f);
+  }
+  return { newErrors, lost: lostIndexText(vault, post, plan.changes) };
+}
+
+const failed = (v: Verdict): boolean => v.newErrors.length > 0 || v.lost.length > 0;
+
+function reasonOf(v: Verdict): string {
+  const parts: string[] = [];
+  if (v.newErrors.length) {
+    const shown = v.newErrors.slice(0, 3).map((f) => `${f.ruleId} ${f.file}:${f.line}: ${f.message}`).join('; ');
+    parts.push(`post-state check: would add ${v.newErrors.length} error finding${v.newErrors.length > 1 ? 's' : ''} (${shown}${v.newErrors.length > 3 ? '; …' : ''})`);
+  }
+  if (v.lost.length) {
+    const shown = v.lost.slice(0, 2).map((l) => `${l.file} line ${l.line} ${JSON.stringify(l.text.length > 80 ? `${l.text.slice(0, 77)}...` : l.text)}`).join('; ');
+    parts.push(`post-state check: would leave the text of ${v.lost.length} removed index line${v.lost.length > 1 ? 's' : ''} nowhere in the vault (${shown}${v.lost.length > 2 ? '; …' : ''})`);
+  }
+  return parts.join('; ');
+}
+
+const only = (proposal: Proposal, ids: ReadonlySet<string>): Proposal => ({
+  ...proposal,
+  items: proposal.items.map((i) => (i.decision === 'approve' && !ids.has(i.id) ? { ...i, decision: 'reject' as const } : i)),
+});
+
+/** planApply, then the post-state gate: the plan returned writes nothing the gate refused. */
+export function gatedPlan(proposal: Proposal, vault: Vault, runId: string, options: GateOptions = {}): { plan: Plan; gate: GateReport } {
+  const plan = planApply(proposal, vault, runId, {});
+  const empty: GateReport = { newErrors: [], lost: [], refused: new Map(), overridden: false };
+  if (plan.changes.length === 0) return { plan: allOrNothing(plan, options), gate: empty };
+  const baseline = new Map<string, number>();
+  for (const f of errorsOf(vault)) baseline.set(errorKey(f), (baseline.get(errorKey(f)) ?? 0) + 1);
+  const whole = judge(vault, baseline, plan);
+  if (!failed(whole)) return { plan: allOrNothing(plan, options), gate: empty };
+  if (options.allowNewErrors) return { plan: allOrNothing(plan, options), gate: { ...whole, refused: new Map(), overridden: true } };
+
+  // Which items: add them in order, a group at a time; a group that fails is split until one item is left.
+  const candidates = plan.items.filter((i) => i.status === 'run').map((i) => i.id);
+  const accepted = new Set<string>();
+  const refused = new Map<string, string>();
+  const tryGroup = (group: readonly string[]): void => {
+    if (group.length === 0) return;
+    const trial = new Set([...accepted, ...group]);
+    const verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, {}));
+    if (!failed(verdict)) { for (const id of group) accepted.add(id); return; }
+    if (group.length === 1) { refused.set(group[0]!, reasonOf(verdict)); return; }
+    const half = Math.ceil(group.length / 2);
+    tryGroup(group.slice(0, half));
+    tryGroup(group.slice(half));
+  };
+  tryGroup(candidates);
+  const final = planApply(only(proposal, accepted), vault, runId, {});
+  const items: ItemOutcome[] = final.items.map((o) => {
+    const why = refused.get(o.id);
+    if (why) return { ...o, status: 'refused', reason: why, warnings: [] };
+    const was = plan.items.find((p) => p.id === o.id);
+    return o.status === 'skipped' && was && was.status !== 'run' ? was : o;
+  });
+  return { plan: allOrNothing({ ...final, items }, options), gate: { ...whole, refused, overridden: false } };
+}
+
+function allOrNothing(plan: Plan, options: GateOptions): Plan {
+  if (!options.allOrNothing || !plan.items.some((o) => o.status === 'refused')) return plan;
+  return {
+    ...plan, changes: [],
+    items: plan.items.map((o) => (o.status === 'run' || o.status === 'done' ? { ...o, status: 'skipped', reason: '--all-or-nothing: another approved item was refused' } : o)),
+  };
+}
+
+export function describeGate(gate: GateReport): string {
+  if (gate.overridden) {
+    const v = { newErrors: [...gate.newErrors], lost: [...gate.lost] };
+    return `--allow-new-errors: the gate refused nothing, although ${reasonOf(v).replace(/post-state check: /g, '')}\n${gate.newErrors.map((f) => `  new ${f.severity}: ${f.ruleId} ${f.file}:${f.line}: ${f.message}\n`).join('')}${gate.lost.map((l) => `  lost: ${l.file} line ${l.line}: ${l.text}\n`).join('')}`;
+  }
+  if (gate.refused.size === 0) return '';
+  return `post-state check: refused ${gate.refused.size} item${gate.refused.size > 1 ? 's' : ''} that would add error findings or lose index text (--allow-new-errors to apply them anyway)\n`;
+}

@@ -1,0 +1,227 @@
+/**
+ * index-overflow: an index over (or near) its budget. Inline index text is memory, so nothing is
+ * dropped: whole sections move, byte for byte, into topic notes the item creates (front matter in
+ * the vault's own shape), each replaced by one pointer line. Rules and warnings stay above the cut;
+ * the sections the agent needs least move first. The cut is measured by the index-budget code.
+ */
+import type { Action } from '../../proposal/schema.js';
+import { notesUnderRules } from '../../rules/shared.js';
+import { vaultFromText } from '../../vault/memory.js';
+import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
+import { defineStage } from '../stage.js';
+import { orphanLines } from './vault-items.js';
+
+type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
+
+interface Block {
+  /** 1-based first and last line. */
+  readonly from: number;
+  readonly to: number;
+  readonly heading: string | null;
+  readonly score: number;
+}
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const FENCE = /^\s*(```|~~~)/;
+const RULE_HEADING = /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|규칙|주의|금지|필수|规则|注意|禁止|必须|ルール|注意|禁止/i;
+const RULE_LINE = /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
+/** A section larger than this share of the line budget is split at its sub-headings or paragraphs. */
+const LARGEST_SHARE = 0.4;
+/** A moved section this long gets a topic note of its own; shorter ones share one. */
+const OWN_NOTE_LINES = 8;
+
+/** Line ranges of the index: sections under headings; a heading-less run splits at blank lines. */
+function blocks(lines: readonly string[], from: number, to: number, level: number, maxLines: number, out: { from: number; to: number; heading: string | null }[]): void {
+  if (from > to) return;
+  const inFence = fenceMap(lines);
+  const heads: number[] = [];
+  let minLevel = 7;
+  for (let i = from; i <= to; i++) {
+    const m = inFence[i - 1] ? null : HEADING.exec(lines[i - 1]!);
+    if (m && m[1]!.length > level) minLevel = Math.min(minLevel, m[1]!.length);
+  }
+  if (minLevel < 7) for (let i = from; i <= to; i++) if (!inFence[i - 1] && HEADING.exec(lines[i - 1]!)?.[1]!.length === minLevel) heads.push(i);
+  const ranges: [number, number, string | null][] = [];
+  if (heads.length > 0) {
+    if (heads[0]! > from) ranges.push([from, heads[0]! - 1, null]);
+    heads.forEach((h, k) => ranges.push([h, (heads[k + 1] ?? to + 1) - 1, HEADING.exec(lines[h - 1]!)![2]!]));
+  } else {
+    // Paragraphs: runs of lines between blank lines (a fenced block stays whole).
+    let start = -1;
+    for (let i = from; i <= to + 1; i++) {
+      const blank = i > to || (!inFence[i - 1] && lines[i - 1]!.trim() === '');
+      if (!blank && start < 0) start = i;
+      if (blank && start >= 0) { ranges.push([start, i - 1, null]); start = -1; }
+    }
+  }
+  for (const [a, end, heading] of ranges) {
+    // Blank lines that close a section stay in the index, between what is left.
+    let b = end;
+    while (b > a && lines[b - 1]!.trim() === '') b--;
+    const size = b - a + 1;
+    if (size > maxLines * LARGEST_SHARE && (heads.length > 0 || ranges.length > 1)) {
+      // Split a large section further; its heading line stays with the first part.
+      const sub: { from: number; to: number; heading: string | null }[] = [];
+      blocks(lines, heading === null ? a : a + 1, b, heading === null ? level : minLevel, maxLines, sub);
+      if (sub.length > 1) {
+        if (heading !== null) sub[0] = { from: a, to: sub[0]!.to, heading };
+        else if (sub[0]!.from > a) sub[0] = { ...sub[0]!, from: a };
+        out.push(...sub.map((s, k) => ({ ...s, heading: s.heading ?? (heading !== null && k > 0 ? `${heading} (part ${k + 1})` : s.heading) })));
+        continue;
+      }
+    }
+    if (size > maxLines * LARGEST_SHARE && heads.length === 0 && ranges.length === 1) {
+      // One long list with no blank line: fixed chunks, so a part of it can move.
+      const chunk = Math.max(5, Math.floor(maxLines * 0.1));
+      for (let s = a; s <= b; s += chunk) out.push({ from: s, to: Math.min(b, s + chunk - 1), heading });
+      continue;
+    }
+    out.push({ from: a, to: b, heading });
+  }
+}
+
+function fenceMap(lines: readonly string[]): boolean[] {
+  const out: boolean[] = [];
+  let open = false;
+  for (const l of lines) {
+    if (FENCE.test(l)) { out.push(true); open = !open; continue; }
+    out.push(open);
+  }
+  return out;
+}
+
+/** How much the agent needs a block: rules and warnings first, then notes about feedback and the user. */
+function score(vault: Vault, index: VaultFile, lines: readonly string[], b: { from: number; to: number; heading: string | null }, total: number): number {
+  let rules = 0;
+  for (let i = b.from; i <= b.to; i++) if (RULE_LINE.test(lines[i - 1]!)) rules++;
+  const size = b.to - b.from + 1;
+  const types = index.links.filter((l) => l.line >= b.from && l.line <= b.to && l.resolved).map((l) => vault.byPath.get(l.resolved!)?.meta.type);
+  const feedback = types.filter((t) => t === 'feedback').length + 0.7 * types.filter((t) => t === 'user').length;
+  return (b.heading && RULE_HEADING.test(b.heading) ? 100 : 0) + 60 * (rules / size) + 30 * Math.min(1, feedback / size) - 5 * (b.from / total);
+}
+
+const slug = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+const yamlString = (s: string): string => JSON.stringify(s);
+
+/** The shape most of the vault's notes use for front matter, written the same way. */
+function frontmatterWriter(vault: Vault): (name: string, description: string, type: string) => string {
+  const counts = new Map<string, number>();
+  for (const n of notesUnderRules(vault)) counts.set(n.meta.shape, (counts.get(n.meta.shape) ?? 0) + 1);
+  const shape = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'flat';
+  if (shape === 'none') return () => '';
+  if (shape === 'nested-metadata') return (name, description, type) => `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\nmetadata:\n  type: ${type}\n---\n`;
+  return (name, description, type) => `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\ntype: ${type}\n---\n`;
+}
+
+function measure(vault: Vault, index: VaultFile, lines: readonly string[]): IndexInfo {
+  const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
+  return vaultFromText(vault.root, vault.config, [{ path: index.path, text: `${index.bom ? '\uFEFF' : ''}${text}`, role: 'index' }]).indexInfo!;
+}
+
+export const indexOverflow = defineStage({
+  id: 'index-overflow',
+  description: 'Whole sections of an over-budget index move, byte for byte, into topic notes the item creates, one pointer line each; rules and warnings stay above the cut.',
+  run({ vault }) {
+    const info = vault.indexInfo;
+    const index = vault.index;
+    if (!info || !index) return [];
+    const headroom = vault.config.index.headroom;
+    const fits = (i: IndexInfo): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
+    if (fits(info)) return [];
+    const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
+    if (lines.length && lines[lines.length - 1] === '') lines.pop();
+    // The title (a first-line `#` heading) always stays.
+    const first = HEADING.exec(lines[0] ?? '')?.[1] === '#' ? 2 : 1;
+    const raw: { from: number; to: number; heading: string | null }[] = [];
+    blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), raw);
+    const all: Block[] = raw.map((b) => ({ ...b, score: score(vault, index, lines, b, lines.length) }));
+    // Lines the orphans item adds count against the budget too.
+    const orphans = orphanLines(vault);
+    const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
+    const write = frontmatterWriter(vault);
+    const type = (b: Block): string => {
+      const t = b.score >= 60 ? 'feedback' : 'reference';
+      return vault.config.types.includes(t) ? t : (vault.config.types[0] ?? t);
+    };
+    const titleOf = (b: Block): string => (b.heading ?? lines[b.from - 1]!.replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')).replace(/[[\]`*_]/g, '').trim().slice(0, 70) || `lines ${b.from}-${b.to}`;
+    const escape = (t: string): string => t.replace(/[[\]\\]/g, (c) => `\\${c}`);
+    const noteFor = new Map<Block, string>();
+    const fresh = (base: string): string => {
+      let stem = base;
+      for (let n = 2; taken.has(`${stem}.md`); n++) stem = `${base}-${n}`;
+      taken.add(`${stem}.md`);
+      return `${stem}.md`;
+    };
+    let shared: string | null = null;
+    const moved = new Set<Block>();
+    /** A large section gets a topic note of its own; small ones share one note and one pointer line. */
+    const render = (): Move[] => {
+      const blocks = [...moved].sort((a, b) => a.from - b.from);
+      const small = blocks.filter((b) => b.to - b.from + 1 < OWN_NOTE_LINES);
+      const moves: Move[] = [];
+      for (const b of blocks) {
+        const size = b.to - b.from + 1;
+        const own = size >= OWN_NOTE_LINES;
+        const title = titleOf(b);
+        let note = noteFor.get(b);
+        if (!note) {
+          note = own ? fresh(`memory-${slug(b.heading ?? '') || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
+          noteFor.set(b, note);
+        }
+        if (own) {
+          const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
+          moves.push({ from: b.from, lines: lines.slice(b.from - 1, b.to), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` });
+          continue;
+        }
+        const firstSmall = small[0] === b;
+        const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
+        const titles = small.map(titleOf);
+        let list = '';
+        for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
+        const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
+        moves.push({
+          from: b.from, lines: lines.slice(b.from - 1, b.to), note,
+          frontmatter: firstSmall ? write(`More from ${index.path}`, description, small.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference') : '',
+          pointer: firstSmall ? `- [More from ${index.path}: ${escape(list)}](${note}) — ${small.length} section${small.length > 1 ? 's' : ''}, ${total} lines moved here` : '',
+        });
+      }
+      return moves;
+    };
+    const candidate = (moves: readonly Move[]): string[] => {
+      const at = new Map(moves.map((m) => [m.from, m]));
+      const out: string[] = [];
+      for (let i = 1; i <= lines.length; i++) {
+        const m = at.get(i);
+        if (m) { if (m.pointer) out.push(m.pointer); i += m.lines.length - 1; continue; }
+        out.push(lines[i - 1]!);
+      }
+      return [...out, ...orphans];
+    };
+    // Least needed first (in bands, so that a larger section of equal need moves first: fewer notes).
+    const band = (b: Block): number => Math.floor(b.score / 20);
+    const order = all.filter((b) => b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200).sort((a, b) => band(a) - band(b) || (b.to - b.from) - (a.to - a.from) || b.from - a.from);
+    let after = measure(vault, index, candidate([]));
+    for (const b of order) {
+      if (fits(after)) break;
+      moved.add(b);
+      after = measure(vault, index, candidate(render()));
+    }
+    if (moved.size === 0) return [];
+    const moves = render();
+    const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
+    return [{
+      kind: 'index-overflow',
+      paths: [index.path],
+      evidence: {
+        lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom,
+        linesAfter: after.lines, bytesAfter: after.bytes, fits: fits(after), lostEntries: info.lostEntries.length,
+        orphanLinesCounted: orphans.length,
+        moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
+        kept: kept.slice(0, 20),
+      },
+      suggestion: 'split-index',
+      action: { type: 'split-index', file: index.path, moves },
+      dependsOnManifest: true,
+    }];
+  },
+});
