@@ -35,7 +35,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/review.js'),
   },
   apply: {
-    usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing]',
+    usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing] [--vault VAULT]',
     summary: 'dry run (default) or carry out the approved items of a proposal, with snapshot and journal',
     load: () => import('./commands/apply.js'),
   },

@@ -6,6 +6,7 @@ import type { IO } from '../io.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { safeStateDir } from '../util/state-dir.js';
 import { loadVault } from '../vault/load.js';
 
 export function runId(createdAt: string, manifest: string): string {
@@ -60,7 +61,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     mkdirSync(dirname(out), { recursive: true });
     writeFileAtomic(out, text);
   } else {
-    out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text);
+    out = writeNewProposal(safeStateDir(vault.root, 'proposals'), runId(proposal.createdAt, proposal.manifest), text);
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}\n`);

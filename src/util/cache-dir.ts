@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import { checkStatePath } from './state-dir.js';
 
 export function ensureCacheDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -15,6 +16,8 @@ export function ensureCacheDir(dir: string): void {
 
 /** Writes one cache file (its folder made as above). Throws like any write: callers decide. */
 export function writeCacheFile(file: string, data: string | Uint8Array): void {
+  // A `.memlint` (or `.memlint/cache`) that is a link out of the vault is refused, not written through.
+  checkStatePath(file);
   ensureCacheDir(dirname(file));
   writeFileAtomic(file, data, 0o644, { durable: false });
 }
