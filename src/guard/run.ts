@@ -18,7 +18,7 @@ import type { NoteSignature } from './cache.js';
 import { noteSignatures } from './signatures.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
-import { gitChangeOf, provenance } from '../vault/history.js';
+import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
 import { mark } from '../util/timing.js';
 
@@ -44,8 +44,8 @@ export interface GuardResult {
   readonly cache: { readonly fromCache: number; readonly computed: number };
 }
 
-function matchProvenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
-  const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, (path) => gitChangeOf(root, path), now);
+function matchProvenance(gitOf: (path: string) => GitChange | null, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
+  const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, gitOf, now);
   return { ageDays, modified, origin };
 }
 
@@ -132,6 +132,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= 0.05) candidates.push(table.note(i));
   for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= 0.05) candidates.push(n);
   const before = new Map<string, number>();
+  // One git query for every match that needs one (issue 16: not one `git log` per note).
+  const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
   for (const n of candidates) {
     const j = jaccard(draftHashes, n.shingles);
     const c = Math.min(draftHashes.length, n.shingles.length) >= 6 ? containment(draftHashes, n.shingles) : j;
@@ -154,8 +156,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     }
     const disagree = conflict !== undefined || (note !== null && similarity >= config.guard.show && differsInDigitsOrNegation(draftTokens, tokens(statedText(note))));
     if (existing) before.set(n.path, Math.max(jaccard(existing.shingles, n.shingles), containment(existing.shingles, n.shingles)));
-    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(root, n, now), conflict });
-    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(root, n, now) });
+    if (disagree && conflict) matches.push({ path: n.path, name: n.meta().name, kind: 'contradiction', similarity, ...matchProvenance(gitOf, n, now), conflict });
+    else if (!disagree && similarity >= config.guard.show) matches.push({ path: n.path, name: n.meta().name, kind: 'near-duplicate', similarity, ...matchProvenance(gitOf, n, now) });
   }
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
