@@ -18,6 +18,14 @@ const ask = async (question: string): Promise<string | null> => {
   return next.done ? null : next.value;
 };
 
+// `memlint check | head -1`: the reader left; stop quietly instead of throwing EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw e;
+  });
+}
+
 // No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
 void main({
   argv: process.argv.slice(2),
