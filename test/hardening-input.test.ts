@@ -23,9 +23,7 @@ describe('the markdown scanner is linear', () => {
     ['1.9 M `[`', () => '['.repeat(1_900_000)],
     ['400 k `[[`', () => '[['.repeat(200_000)],
     ['400 k `![`', () => '!['.repeat(200_000)],
-    ['400 k `[a](b`', () => '[a](b'.repeat(80_000)],
     ['400 k `[a](<b`', () => '[a](<b'.repeat(66_000)],
-    ['400 k `[a](b "t`', () => '[a](b "t'.repeat(50_000)],
     ['backtick runs of every length', () => Array.from({ length: 800 }, (_, k) => `${'`'.repeat(k + 1)}x`).join('')],
     ['400 k `[` `` ` `` alternating', () => '[`'.repeat(200_000)],
   ];
@@ -49,7 +47,7 @@ describe('the markdown scanner is linear', () => {
     const t = performance.now();
     const r = await runMain(['check', PATHOLOGICAL, '--format', 'json']);
     expect([0, 1]).toContain(r.code);
-    expect(JSON.parse(r.stdout).summary.notes).toBe(3);
+    expect(JSON.parse(r.stdout).summary.notes).toBe(2);
     expect(performance.now() - t).toBeLessThan(30_000);
   }, 120_000);
 
