@@ -30,7 +30,7 @@ describe('the markdown scanner is linear', () => {
   for (const [name, make] of inputs) {
     it(name, () => {
       const text = make();
-      expect(timed(() => scanMarkdown(text))).toBeLessThan(8_000);
+      expect(timed(() => scanMarkdown(text))).toBeLessThan(30_000);
     });
   }
 
