@@ -49,6 +49,13 @@ const key = async (question: string): Promise<string | null> => {
     if (raw) process.stdin.setRawMode(false);
   }
 };
+// `memlint check | head -1`: the reader left; stop quietly instead of throwing EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw e;
+  });
+}
 
 // No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
 void main({

@@ -1,7 +1,14 @@
 /** The CLI: a table of lazily loaded commands, typed errors caught in one place. */
 import type { IO } from './io.js';
 import { MemlintError, UsageError } from './util/errors.js';
+import { escapeControl } from './util/control.js';
 import { VERSION } from './version.js';
+
+/** System errors that name a file the person can fix: one line, exit 2 (not "internal error"). */
+const FILE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or folder', EISDIR: 'is a folder, not a file', ENOTDIR: 'not a folder', EACCES: 'permission denied',
+  EPERM: 'operation not permitted', EFBIG: 'file too large', EROFS: 'read-only file system', ENOSPC: 'no space left on the device', ELOOP: 'too many symbolic links',
+};
 
 export interface CommandModule {
   run(args: string[], io: IO): Promise<number>;
@@ -35,7 +42,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/review.js'),
   },
   apply: {
-    usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing] [--allow-new-errors]',
+    usage: 'memlint apply PROPOSAL [--execute] [--all-or-nothing] [--allow-new-errors] [--vault VAULT]',
     summary: 'dry run (default) or carry out the approved items of a proposal, with snapshot and journal',
     load: () => import('./commands/apply.js'),
   },
@@ -123,6 +130,12 @@ export async function main(io: IO): Promise<number> {
   } catch (e) {
     if (e instanceof MemlintError) {
       io.stderr.write(`memlint: ${e.message}\n`);
+      return 2;
+    }
+    // A file the system refused (missing, a folder, no permission, too large): the user's to fix, named.
+    const sys = e as NodeJS.ErrnoException;
+    if (sys && typeof sys.code === 'string' && FILE_ERRORS[sys.code] && typeof sys.path === 'string') {
+      io.stderr.write(`memlint: ${FILE_ERRORS[sys.code]}: ${escapeControl(sys.path.replace(/\/\.([^/]+)\.[0-9a-f]{12}\.tmp$/, '/$1'))} (${sys.code})\n`);
       return 2;
     }
     const err = e as Error;

@@ -82,7 +82,10 @@ describe('apply', () => {
     approveAll(proposal);
     writeFileSync(join(vault, 'feedback_pnpm-only.md'), 'changed after the proposal\n');
     const before = snapshotTree(vault, { mtime: 'ms' });
-    const r = runBin(['apply', proposal, '--execute', '--all-or-nothing']);
+    // The vault changed since the proposal, so its manifest no longer vouches for the `vault:` field:
+    // the vault is named on the command line (issue 16).
+    expect(runBin(['apply', proposal, '--execute', '--all-or-nothing']).code).toBe(2);
+    const r = runBin(['apply', proposal, '--execute', '--all-or-nothing', '--vault', vault]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/dup-0001 .*refused — stale: feedback_pnpm-only.md changed/);
     expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));

@@ -1,10 +1,12 @@
 /** Carrying out a plan, undoing a run, recovering after a crash: the only code that writes notes. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../util/atomic.js';
 import { sha256Hex } from '../util/digest.js';
+import { safeStateDir } from '../util/state-dir.js';
 import { inGitWorkTree, snapshot } from './git.js';
 import { Lock, RunStore, StateError, writeStep, type ChangeRecord, type JournalRecord } from './journal.js';
+import { unsafePath } from './paths.js';
 import type { FileChange, ItemOutcome } from './plan.js';
 
 export interface Executed { readonly runId: string; readonly touched: readonly string[]; readonly git: { pre: string | null; post: string | null } | null }
@@ -48,7 +50,14 @@ export function executeChanges(
   meta: { kind: 'apply' | 'undo'; items: readonly ItemOutcome[] | { id: string; status: string }[]; proposal?: string; undoes?: string; preserved?: { path: string; sha: string }[] },
 ): Executed {
   const store = new RunStore(root);
-  mkdirSync(store.runDir(runId), { recursive: true });
+  // Every path is checked again here, whatever produced it (a proposal, the config's catalog file,
+  // a journal): nothing is written outside the vault or into a hidden folder other than the holding one.
+  for (const c of changes) {
+    const why = unsafePath(root, c.path, { state: true });
+    if (why) throw new StateError(`refusing to write: ${why}`);
+  }
+  if (changes.some((c) => c.path.startsWith('.memlint/'))) safeStateDir(root, 'retired');
+  mkdirSync(safeStateDir(root, 'runs', runId), { recursive: true });
   const records: ChangeRecord[] = changes.map((c) => ({
     path: c.path,
     item: c.item,
@@ -56,7 +65,7 @@ export function executeChanges(
     after: c.after ? { sha: store.putObject(runId, c.after.bytes), mode: c.after.mode, ...(c.after.mtimeMs ? { mtimeMs: c.after.mtimeMs } : {}) } : null,
   }));
   const git = inGitWorkTree(root);
-  const pre = git ? snapshot(root, store.runDir(runId), runId, 'pre') : null;
+  const pre = git ? snapshot(root, store.runDir(runId), runId, 'pre', changes.map((c) => c.path)) : null;
   store.append(runId, {
     type: 'BEGIN', runId, kind: meta.kind, at: new Date().toISOString(),
     ...(meta.proposal ? { proposal: meta.proposal } : {}), ...(meta.undoes ? { undoes: meta.undoes } : {}),
@@ -64,12 +73,26 @@ export function executeChanges(
     ...(meta.preserved ? { preserved: meta.preserved } : {}), ...(pre ? { git: { pre } } : {}),
   });
   const order = ordered(changes.map((c, index) => ({ ...c, index })));
-  for (const c of order) {
-    writeStep();
-    writeImage(root, c.path, c.after ? c.after.bytes : null, c.after?.mode ?? 0o644, c.after?.mtimeMs);
-    store.append(runId, { type: 'APPLIED', index: c.index });
+  const applied: typeof order = [];
+  try {
+    for (const c of order) {
+      // Checked immediately before the rename: an edit made while the run planned and wrote is
+      // never overwritten; the run stops and rolls back instead.
+      if (currentSha(root, c.path) !== (records[c.index]!.before?.sha ?? null)) {
+        throw new StateError(`${c.path} changed while the run was writing; nothing of the run is kept (rolled back), run it again`);
+      }
+      writeStep();
+      writeImage(root, c.path, c.after ? c.after.bytes : null, c.after?.mode ?? 0o644, c.after?.mtimeMs);
+      applied.push(c);
+      store.append(runId, { type: 'APPLIED', index: c.index });
+    }
+  } catch (e) {
+    rollBack(root, store, runId, applied, missingDirsOf(store, runId));
+    if (e instanceof StateError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    throw new StateError(`could not write ${err.path ?? 'a file'} (${err.code ?? err.message}); the run was rolled back, nothing of it is kept`);
   }
-  const post = git ? snapshot(root, store.runDir(runId), runId, 'post') : null;
+  const post = git ? snapshot(root, store.runDir(runId), runId, 'post', changes.map((c) => c.path)) : null;
   store.append(runId, { type: 'COMMIT', at: new Date().toISOString(), ...(post ? { git: { post } } : {}) });
   return { runId, touched: changes.map((c) => c.path), git: git ? { pre, post } : null };
 }
@@ -84,6 +107,33 @@ export function newRunId(now = new Date()): string {
 function currentSha(root: string, path: string): string | null {
   const file = abs(root, path);
   return existsSync(file) && statSync(file).isFile() ? sha256Hex(readFileSync(file)) : null;
+}
+
+function missingDirsOf(store: RunStore, runId: string): string[] {
+  try { return store.read(runId).find((r): r is Extract<JournalRecord, { type: 'BEGIN' }> => r.type === 'BEGIN')?.createdDirs ?? []; } catch { return []; }
+}
+
+/** Puts back the pre-images of what a failed run already wrote, newest first, and closes its journal. */
+function rollBack(root: string, store: RunStore, runId: string, applied: readonly (FileChange & { index: number })[], createdDirs: readonly string[]): void {
+  try {
+    for (const c of [...applied].reverse()) writeImage(root, c.path, c.before ? c.before.bytes : null, c.before?.mode ?? 0o644, c.before?.mtimeMs);
+    removeEmptyDirs(root, createdDirs);
+    store.append(runId, { type: 'ROLLEDBACK', at: new Date().toISOString() });
+  } catch {
+    // The journal still says "interrupted": `memlint recover` finishes the roll-back.
+  }
+}
+
+/** Temporary files writeFileAtomic leaves beside `path` when a process dies between write and rename. */
+function removeTempFiles(root: string, path: string): void {
+  const dir = dirname(abs(root, path));
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try { names = readdirSync(dir); } catch { return; }
+  for (const n of names) {
+    if (!n.startsWith(prefix) || !/^[0-9a-f]{12}\.tmp$/.test(n.slice(prefix.length))) continue;
+    try { if (lstatSync(join(dir, n)).isFile()) unlinkSync(join(dir, n)); } catch { /* gone */ }
+  }
 }
 
 function beginOf(records: JournalRecord[], id: string): Extract<JournalRecord, { type: 'BEGIN' }> {
@@ -101,6 +151,7 @@ function removeEmptyDirs(root: string, dirs: readonly string[]): void {
 /** Undo restores the exact pre-run bytes and modes; it is itself a run that can be undone. */
 export function undoRun(root: string, runId: string | undefined, options: { force?: boolean } = {}): Executed & { undid: string } {
   const store = new RunStore(root);
+  if (!existsSync(safeStateDir(root))) throw new StateError(runId ? `no run ${runId} in ${root}` : 'there is no run to undo');
   store.refuseIfInterrupted();
   const lock = Lock.acquire(root, 'undo');
   try {
@@ -139,11 +190,16 @@ export function undoRun(root: string, runId: string | undefined, options: { forc
   }
 }
 
-export interface RecoverReport { readonly runs: readonly { id: string; action: 'rolled back' | 'finished' }[]; readonly staleLock: string | null }
+export interface RecoverReport {
+  readonly runs: readonly { id: string; action: 'rolled back' | 'finished'; kept: readonly { path: string; sha: string }[] }[];
+  readonly staleLock: string | null;
+}
 
 /** After a crash: roll every interrupted run back to its pre-images (or forward to its post-images). */
 export function recoverVault(root: string, options: { forward?: boolean } = {}): RecoverReport {
   const store = new RunStore(root);
+  // A vault with no state folder has nothing to recover: nothing is created (not even .memlint).
+  if (!existsSync(safeStateDir(root))) return { runs: [], staleLock: null };
   let staleLock: string | null = null;
   const held = Lock.read(root);
   if (held || existsSync(Lock.path(root))) {
@@ -153,17 +209,31 @@ export function recoverVault(root: string, options: { forward?: boolean } = {}):
   }
   const lock = Lock.acquire(root, 'recover');
   try {
-    const runs: { id: string; action: 'rolled back' | 'finished' }[] = [];
+    const runs: { id: string; action: 'rolled back' | 'finished'; kept: { path: string; sha: string }[] }[] = [];
     for (const id of store.interrupted()) {
       const begin = beginOf(store.read(id), id);
-      for (const c of [...begin.changes].reverse()) {
+      // Every image is read (and its hash checked) before anything is written: a run whose stored
+      // files do not hash to what its journal says is refused whole.
+      const images = begin.changes.map((c) => {
         const image = options.forward ? c.after : c.before;
+        return image ? store.getObject(id, image.sha) : null;
+      });
+      const kept: { path: string; sha: string }[] = [];
+      for (const [k, c] of [...begin.changes.entries()].reverse()) {
+        const image = options.forward ? c.after : c.before;
+        // A file that is neither the run's pre- nor its post-image was edited after the crash: a copy
+        // of it is kept in the run folder (as `undo --force` does) before the image replaces it.
+        const now = currentSha(root, c.path);
+        if (now !== (c.before?.sha ?? null) && now !== (c.after?.sha ?? null)) {
+          kept.push({ path: c.path, sha: now === null ? 'absent' : store.putObject(id, readFileSync(abs(root, c.path))) });
+        }
         writeStep();
-        writeImage(root, c.path, image ? store.getObject(id, image.sha) : null, image?.mode ?? 0o644, image?.mtimeMs);
+        writeImage(root, c.path, images[k]!, image?.mode ?? 0o644, image?.mtimeMs);
+        removeTempFiles(root, c.path);
       }
       if (!options.forward) removeEmptyDirs(root, begin.createdDirs);
-      store.append(id, options.forward ? { type: 'COMMIT', at: new Date().toISOString() } : { type: 'ROLLEDBACK', at: new Date().toISOString() });
-      runs.push({ id, action: options.forward ? 'finished' : 'rolled back' });
+      store.append(id, options.forward ? { type: 'COMMIT', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) } : { type: 'ROLLEDBACK', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) });
+      runs.push({ id, action: options.forward ? 'finished' : 'rolled back', kept });
     }
     return { runs, staleLock };
   } finally {

@@ -11,8 +11,9 @@ import { parseEntryPath, rewriteStore } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
-import { securityFindings } from '../rules/security/in-text.js';
 import { vaultFromText } from '../vault/memory.js';
+import { newSecurityFinding } from './scan-written.js';
+import { maskSecrets } from '../rules/security/secret.js';
 
 export interface FileImage { readonly bytes: Uint8Array; readonly mode: number; readonly mtimeMs?: number }
 
@@ -227,9 +228,8 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       if (a.body !== undefined) {
         const merged = replaceBody(into, a.body);
         // A merged body may not carry a security finding that none of the merged notes had.
-        const had = new Set([a.into, ...a.retire].flatMap((p) => securityFindings(note(vault, p).text, vault.config).map((f) => f.ruleId)));
-        const added = securityFindings(merged, vault.config).filter((f) => !had.has(f.ruleId));
-        if (added.length) throw new Refusal(`the merged body carries ${[...new Set(added.map((f) => f.ruleId))].join(', ')} (${added[0]!.message}), which none of the merged notes had`);
+        const why = newSecurityFinding(merged, [a.into, ...a.retire].map((p) => note(vault, p).text), vault.config, 'the merged body');
+        if (why) throw new Refusal(why);
         overlay.texts.set(a.into, merged);
       }
       const retired = new Set(a.retire);
@@ -274,11 +274,15 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       const lines = file.text.split(/\r?\n/);
       const edits = editsFor(overlay, a.file);
       for (const r of a.remove) {
-        if ((lines[r.line - 1] ?? '').replace(/\r$/, '') !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
+        const line = (lines[r.line - 1] ?? '').replace(/\r$/, '');
+        // consolidate writes a line's credentials masked (maskSecrets): either form names the line.
+        if (line !== r.text && maskSecrets(line) !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
         edits.remove.add(r.line);
       }
       for (const l of a.add) {
         if (/\r|\n/.test(l)) throw new Refusal('a line to add holds a line break');
+        const why = newSecurityFinding(l, [], vault.config, 'a line to add');
+        if (why) throw new Refusal(why);
         edits.add.push(l);
       }
       for (const r of a.replace ?? []) {
@@ -348,9 +352,8 @@ function mergeEntries(vault: Vault, into: string | null, retire: readonly string
   }
   if (into && body !== undefined) {
     const target = currentEntry(vault, into)!;
-    const had = new Set([into, ...retire].flatMap((p) => securityFindings(currentEntry(vault, p)!.text, vault.config).map((f) => f.ruleId)));
-    const added = securityFindings(body, vault.config).filter((f) => !had.has(f.ruleId));
-    if (added.length) throw new Refusal(`the merged body carries ${[...new Set(added.map((f) => f.ruleId))].join(', ')} (${added[0]!.message}), which none of the merged entries had`);
+    const why = newSecurityFinding(body, [into, ...retire].map((p) => currentEntry(vault, p)!.text), vault.config, 'the merged body');
+    if (why) throw new Refusal(why);
     if (body.includes('\n§\n') || /^§$/m.test(body)) throw new Refusal('the merged body holds a § separator line');
     edits(target.file).replace.set(target.entry, body);
   }

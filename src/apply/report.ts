@@ -1,9 +1,11 @@
 /** What apply prints: every item's fate, and under each item the moves and unified diffs. */
 import { createTwoFilesPatch } from 'diff';
+import { maskSecrets } from '../rules/security/secret.js';
 import { HOLDING, type FileChange, type Plan } from './plan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
-const text = (c: FileChange['before']): string => (c ? decoder.decode(c.bytes) : '');
+/** Shown text: a diff is read by people and logs, so credentials in it are masked (the files keep them). */
+const text = (c: FileChange['before']): string => (c ? maskSecrets(decoder.decode(c.bytes)) : '');
 
 export function describeChange(c: FileChange): string {
   if (c.before && !c.after) return `  retire ${c.path} (moved to ${HOLDING}/<run-id>/)`;

@@ -3,7 +3,8 @@ import { buildCatalog } from '../catalog/build.js';
 import { loadConfig } from '../config/load.js';
 import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
-import { UsageError } from '../util/errors.js';
+import { ConfigError, UsageError } from '../util/errors.js';
+import { unsafePath } from '../apply/paths.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { loadVault } from '../vault/load.js';
 
@@ -34,6 +35,9 @@ export async function run(args: string[], io: IO): Promise<number> {
       io.stdout.write(`${config.catalog.file} is already up to date\n`);
       return 0;
     }
+    // The catalog's name comes from the vault's own config: checked like any path memlint writes.
+    const unsafe = unsafePath(vault.root, config.catalog.file);
+    if (unsafe) throw new ConfigError(`catalog: refusing to write ${unsafe}`);
     writeFileAtomic(target, text);
     io.stdout.write(`wrote ${config.catalog.file} (${vault.notes.length} notes)\n`);
     return 0;

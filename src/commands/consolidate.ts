@@ -8,6 +8,7 @@ import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { ensureStateDir } from '../util/cache-dir.js';
+import { safeStateDir } from '../util/state-dir.js';
 import { loadVault } from '../vault/load.js';
 import { UsageError } from '../util/errors.js';
 import { resolveTargets } from './targets.js';
@@ -53,7 +54,7 @@ export async function run(args: string[], io: IO): Promise<number> {
       const { config } = await loadConfig(t.dir, values.config ? resolve(io.cwd, values.config) : undefined);
       const vault = loadVault(t.dir, { config, ...(kind ? { kind } : {}) });
       const proposal = consolidateVault(vault, { ...(values.root ? { root: resolve(io.cwd, values.root) } : {}), path: io.env.PATH ?? '' });
-      const file = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), proposalToYaml(proposal), config.commitProposals);
+      const file = writeNewProposal(safeStateDir(vault.root, 'proposals'), runId(proposal.createdAt, proposal.manifest), proposalToYaml(proposal), config.commitProposals);
       rows.push([t.label, String(proposal.items.length), file]);
     }
     const w0 = Math.max(5, ...rows.map((r) => r[0]!.length));
@@ -87,7 +88,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     mkdirSync(dirname(out), { recursive: true });
     writeFileAtomic(out, text);
   } else {
-    out = writeNewProposal(join(vault.root, '.memlint', 'proposals'), runId(proposal.createdAt, proposal.manifest), text, config.commitProposals);
+    out = writeNewProposal(safeStateDir(vault.root, 'proposals'), runId(proposal.createdAt, proposal.manifest), text, config.commitProposals);
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   const withheld = (proposal.summary?.withheld as unknown[] | undefined)?.length ?? 0;

@@ -58,18 +58,25 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     io.stderr.write(`memlint guard --claude-hook: cannot read the hook input (${(e as Error).message.split('\n')[0]}); not checked\n`);
     return 0;
   }
-  const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)), io.env);
-  if (!target) return 0;
-  const { config } = await loadConfig(target.vault);
-  const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true });
-  if (result.verdict === 'refuse') {
-    io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
+  // From here on nothing may block the agent: any problem (an unreadable note, a FIFO, an invalid
+  // config in the vault, a bound exceeded) is one line on stderr and the tool runs unchecked.
+  try {
+    const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)), io.env);
+    if (!target) return 0;
+    const { config } = await loadConfig(target.vault);
+    const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true });
+    if (result.verdict === 'refuse') {
+      io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
+      return 0;
+    }
+    if (result.verdict === 'ask') {
+      io.stdout.write(hookAnswer('ask', `memlint: look before saving this memory write: ${result.reasons.join('; ')}`));
+      return 0;
+    }
+    if (result.index?.advice.length) io.stdout.write(hookContext(`memlint: ${result.index.advice.join('; ')}`));
+    return 0;
+  } catch (e) {
+    io.stderr.write(`memlint guard --claude-hook: ${((e as Error)?.message ?? String(e)).split('\n')[0]}; not checked\n`);
     return 0;
   }
-  if (result.verdict === 'ask') {
-    io.stdout.write(hookAnswer('ask', `memlint: look before saving this memory write: ${result.reasons.join('; ')}`));
-    return 0;
-  }
-  if (result.index?.advice.length) io.stdout.write(hookContext(`memlint: ${result.index.advice.join('; ')}`));
-  return 0;
 }

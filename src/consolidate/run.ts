@@ -1,4 +1,5 @@
 /** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
+import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
 import { notesUnderRules } from '../rules/shared.js';
 import type { Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
 import { sha256Hex } from '../util/digest.js';
@@ -84,9 +85,10 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
       id: `${ID_PREFIX[d.kind]}-${String(n).padStart(4, '0')}`,
       kind: d.kind,
       notes: d.paths.map(ref),
-      evidence: d.evidence,
+      // Evidence quotes and index lines are read by people and logs: credentials in them are masked.
+      evidence: maskSecretsDeep(d.evidence),
       suggestion: d.suggestion,
-      action: d.action,
+      action: d.action.type === 'fix-index' ? { ...d.action, remove: d.action.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })), add: d.action.add.map(maskSecrets) } : d.action,
       ...(d.dependsOnManifest ? { manifest } : {}),
       decision: 'pending',
     };

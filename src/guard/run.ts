@@ -18,7 +18,7 @@ import type { NoteSignature } from './cache.js';
 import { noteSignatures } from './signatures.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
-import { gitChangeOf, provenance } from '../vault/history.js';
+import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
 import { mark } from '../util/timing.js';
 import { guardIndexText, guardNoteIndexLine, guardStoreAdd, guardStoreText, type IndexGuard } from './index-target.js';
@@ -55,8 +55,8 @@ function withIndex(r: GuardResult, g: IndexGuard): GuardResult {
   return { ...r, verdict, reasons: [...r.reasons, ...g.reasons], ...(said ? { index: g } : {}) };
 }
 
-function matchProvenance(root: string, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
-  const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, (path) => gitChangeOf(root, path), now);
+function matchProvenance(gitOf: (path: string) => GitChange | null, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
+  const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, gitOf, now);
   return { ageDays, modified, origin };
 }
 
@@ -148,6 +148,8 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
   for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
   const before = new Map<string, number>();
+  // One git query for every match that needs one (issue 16: not one `git log` per note).
+  const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
   for (const n of candidates) {
     const similarity = similarityOf(draftHashes, n.shingles).score;
     if (similarity < THRESHOLDS.floor) continue;
@@ -165,7 +167,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
     // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
     const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
-    if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(root, n, now), ...(conflict ? { conflict } : {}) });
+    if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(gitOf, n, now), ...(conflict ? { conflict } : {}) });
   }
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));

@@ -4,6 +4,7 @@
  * every piece of their text is escaped.
  */
 import { diffLines } from 'diff';
+import { maskSecrets } from '../rules/security/secret.js';
 import type { CheckResult } from '../check.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { notesUnderRules, reachability } from '../rules/shared.js';
@@ -52,7 +53,8 @@ function bodyOf(vault: Vault, path: string): string {
 }
 
 function sideBySide(left: string, right: string): string {
-  const parts = diffLines(left, right);
+  // Masked before the diff: a secret split across changed and unchanged parts is still masked whole.
+  const parts = diffLines(maskSecrets(left), maskSecrets(right));
   const l = parts.filter((p) => !p.added).map((p) => (p.removed ? `<del>${esc(p.value)}</del>` : esc(p.value))).join('');
   const r = parts.filter((p) => !p.removed).map((p) => (p.added ? `<ins>${esc(p.value)}</ins>` : esc(p.value))).join('');
   return `<div class="diff"><pre>${l}</pre><pre>${r}</pre></div>`;

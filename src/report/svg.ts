@@ -1,7 +1,9 @@
 /** Small SVG pieces for the report: the index gauge and the link graph. Pure strings, escaped. */
+import { maskSecrets } from '../rules/security/secret.js';
 import type { Vault } from '../vault/model.js';
 
-export const esc = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** Escaped for HTML, with every credential masked (a report is read by people and shared). */
+export const esc = (s: unknown): string => maskSecrets(String(s)).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A horizontal gauge: the used share, the headroom mark and the cut line at the limit. */
 export function gauge(label: string, used: number, limit: number, headroom: number, unit: string): string {

@@ -1,6 +1,7 @@
 /** Findings grouped by file, like vfile-reporter; one summary line at the end. */
 import type { Finding } from '../rules/types.js';
 import type { Reporter } from './types.js';
+import { escapeControl } from '../util/control.js';
 
 const paint = (on: boolean, code: number, s: string): string => (on ? `\u001b[${code}m${s}\u001b[39m` : s);
 const LABEL = { error: 'error', warning: 'warning', info: 'info' } as const;
@@ -15,12 +16,12 @@ export const pretty: Reporter = (result, { color }) => {
   }
   const out: string[] = [...overBudget(result, color)];
   for (const [file, findings] of byFile) {
-    out.push(color ? `\u001b[4m${file}\u001b[24m` : file);
+    out.push(color ? `\u001b[4m${escapeControl(file)}\u001b[24m` : escapeControl(file));
     const place = findings.map((f) => `${f.line}:${f.column}`);
     const width = Math.max(...place.map((p) => p.length));
     findings.forEach((f, i) => {
       const sev = paint(color, COLOR[f.severity], LABEL[f.severity].padEnd(7));
-      out.push(`  ${place[i]!.padEnd(width)}  ${sev}  ${f.message}  ${paint(color, 90, f.ruleId)}`);
+      out.push(`  ${place[i]!.padEnd(width)}  ${sev}  ${escapeControl(f.message)}  ${paint(color, 90, f.ruleId)}`);
     });
     out.push('');
   }
@@ -29,7 +30,7 @@ export const pretty: Reporter = (result, { color }) => {
   const mark = errors ? paint(color, 31, '✖') : warnings ? paint(color, 33, '⚠') : paint(color, 32, '✔');
   const unit = result.vault.kind === 'hermes' ? 'entr' : 'note';
   const counted = result.vault.kind === 'hermes' ? `${notes} ${notes === 1 ? 'entry' : 'entries'}` : plural(notes, unit);
-  out.push(`${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info in ${counted} (${result.vault.kind} vault ${result.vault.root})`);
+  out.push(`${mark} ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${infos} info in ${counted} (${result.vault.kind} vault ${escapeControl(result.vault.root)})`);
   return `${out.join('\n')}\n`;
 };
 

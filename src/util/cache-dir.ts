@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import { checkStatePath, safeStateDir } from './state-dir.js';
 
 export function ensureCacheDir(dir: string): void {
   if (dirname(dir).endsWith(`${sep}.memlint`)) ensureStateDir(dirname(dirname(dir)));
@@ -22,7 +23,7 @@ const STATE_IGNORE_MARK = '# Made by memlint';
  * A .gitignore a person wrote (without memlint's first line) is never touched.
  */
 export function ensureStateDir(vaultRoot: string, commitProposals?: boolean): void {
-  const dir = join(vaultRoot, '.memlint');
+  const dir = safeStateDir(vaultRoot); // refuses a state folder that is a link or leaves the vault
   mkdirSync(dir, { recursive: true });
   const file = join(dir, '.gitignore');
   const exists = existsSync(file);
@@ -39,6 +40,8 @@ export function ensureStateDir(vaultRoot: string, commitProposals?: boolean): vo
 
 /** Writes one cache file (its folder made as above). Throws like any write: callers decide. */
 export function writeCacheFile(file: string, data: string | Uint8Array): void {
+  // A `.memlint` (or `.memlint/cache`) that is a link out of the vault is refused, not written through.
+  checkStatePath(file);
   ensureCacheDir(dirname(file));
   writeFileAtomic(file, data, 0o644, { durable: false });
 }

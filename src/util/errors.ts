@@ -9,3 +9,5 @@ export class UsageError extends MemlintError {}
 export class ConfigError extends MemlintError {}
 export class VaultError extends MemlintError {}
 export class ProposalError extends MemlintError {}
+/** The vault's state folder (.memlint) is unusable or refused, or a run cannot be undone/recovered. */
+export class StateError extends MemlintError {}

@@ -7,11 +7,14 @@ const git = (root: string, args: readonly string[], timeout: number): string => 
 export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
 
 /** Last commit touching each file under `root`, keyed by vault-relative path. Empty outside git. */
-export function gitHistory(root: string): ReadonlyMap<string, GitChange> {
+export function gitHistory(root: string, paths?: readonly string[]): ReadonlyMap<string, GitChange> {
   const out = new Map<string, GitChange>();
+  if (paths && paths.length === 0) return out;
+  // `paths`: only these files (taken literally, no pathspec magic), still one `git log` for all.
+  const spec = paths ? paths.map((p) => `:(literal)${p}`) : ['.'];
   let log: string;
   try {
-    log = git(root, ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', '.'], 10_000);
+    log = git(root, ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', ...spec], 10_000);
   } catch {
     return out;
   }
@@ -35,15 +38,13 @@ export interface Provenance {
   readonly ageSource: 'frontmatter' | 'git' | 'mtime';
 }
 
-/** The last commit that touched one file: for a few notes (guard's matches), cheaper than a whole log. */
-export function gitChangeOf(root: string, path: string): GitChange | null {
-  try {
-    const out = git(root, ['log', '-1', '--format=%H%x09%an%x09%aI', '--', path], 5000).trim();
-    const [commit, author, date] = out.split('\t');
-    return commit && date ? { commit: commit.slice(0, 12), author: author ?? '', date } : null;
-  } catch {
-    return null;
-  }
+/**
+ * For guard's matches: the last commit of each of `paths()`, asked of git once, on the first call
+ * (a match whose front matter lacks a date or origin), never once per note.
+ */
+export function lazyGitChanges(root: string, paths: () => readonly string[]): (path: string) => GitChange | null {
+  let all: ReadonlyMap<string, GitChange> | null = null;
+  return (path) => (all ??= gitHistory(root, paths())).get(path) ?? null;
 }
 
 export interface ProvenanceSource {

@@ -129,3 +129,32 @@ export default defineRule({
     }
   },
 });
+
+const MASK_RES = PATTERNS.map((p) => ({ p, re: new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`) }));
+
+/**
+ * `text` with every credential this rule finds shown as its findings show it (mask): for text a
+ * person or a log reads (proposal evidence, reports, diffs). Matched on the raw text, as the rule is.
+ */
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const { p, re } of MASK_RES) {
+    re.lastIndex = 0;
+    out = out.replace(re, (...args: unknown[]) => {
+      const end = args.findIndex((a) => typeof a === 'number');
+      const m = Object.assign(args.slice(0, end) as string[], { index: args[end] as number, input: out }) as unknown as RegExpExecArray;
+      if (p.accept && !p.accept(m, text)) return m[0];
+      const secret = m[1] ?? m[0];
+      return m[0].replace(secret, mask(secret));
+    });
+  }
+  return out;
+}
+
+/** The same, through every string of a JSON-like value (proposal evidence). */
+export function maskSecretsDeep<T>(value: T): T {
+  if (typeof value === 'string') return maskSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((v) => maskSecretsDeep(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecretsDeep(v)])) as T;
+  return value;
+}
