@@ -332,6 +332,9 @@ export interface NoteClauses {
   readonly sentences: readonly { readonly s: Sentence; readonly v: SentenceView }[];
   /** Content word → indexes of the sentences holding it (built on first use). */
   postings?: Map<string, number[]>;
+  /** Note-level views, built on first use and kept (once per note, never per pair). */
+  stated?: Stated;
+  stance?: Map<string, { pos: number; neg: number }>;
 }
 
 export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
@@ -356,14 +359,18 @@ function sameCode(x: string, y: string): boolean {
   if (x === y) return true;
   const [s, l] = x.length < y.length ? [x, y] : [y, x];
   if (s.length < 4) return false;
-  const i = l.indexOf(s);
-  return i !== -1 && (i === 0 || /\s/.test(l[i - 1]!)) && (i + s.length === l.length || /\s/.test(l[i + s.length]!));
+  // The shorter span's words, in order, among the longer one's: `pm2 restart --update-env` in `pm2 restart <name> --update-env`.
+  const sw = s.split(/\s+/), lw = l.split(/\s+/);
+  let k = 0;
+  for (const w of lw) if (k < sw.length && w === sw[k]) k++;
+  return k === sw.length;
 }
 
 interface Stated { readonly values: Map<string, { v: Set<string>; at: number }>; readonly numbers: Set<string>; readonly units: Map<string, string> }
 
 /** The values a note states (in clauses that neither refuse nor scope them), by key word. */
 function statedValues(n: NoteClauses): Stated {
+  if (n.stated) return n.stated;
   const values = new Map<string, { v: Set<string>; at: number }>();
   const numbers = new Set<string>();
   const units = new Map<string, string>();
@@ -382,7 +389,8 @@ function statedValues(n: NoteClauses): Stated {
       }
     }
   });
-  return { values, numbers, units };
+  n.stated = { values, numbers, units };
+  return n.stated;
 }
 
 /**
@@ -409,6 +417,7 @@ function noteValue(a: NoteClauses, b: NoteClauses): FoundConflict | null {
  */
 function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
   const stance = (n: NoteClauses) => {
+    if (n.stance) return n.stance;
     const m = new Map<string, { pos: number; neg: number }>();
     n.sentences.forEach(({ v }, i) => {
       for (const c of v.clauses) {
@@ -421,6 +430,7 @@ function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
         }
       }
     });
+    n.stance = m;
     return m;
   };
   const sa = stance(a), sb = stance(b);
