@@ -42,7 +42,7 @@ const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|
 /** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
 const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
 /** Words that scope a statement to a case. */
-const SCOPE = new Set(['when', 'if', 'unless', 'except', 'only', 'still', 'may', 'until', 'while', 'during', 'legacy']);
+const SCOPE = new Set(['when', 'if', 'unless', 'except', 'only', 'still', 'may', 'until', 'while', 'during', 'legacy', 'before']);
 /** Words by which a clause refuses what it names, besides negation. */
 const REFUSALS = new Set(['dangerous', 'unsafe', 'unreliable', 'harmful', 'forbidden', 'prohibited', 'banned', 'deprecated', 'broken', 'wrong', 'bypass', 'skip']);
 /** Verbs saying the thing after them is gone or refused. */
@@ -260,7 +260,7 @@ function antonymy(a: ClauseView, b: ClauseView): Conflict | null {
       if (a.content.has(y) || !areAntonyms(x, y)) continue;
       const anchor = shared(a.content, b.content);
       const union = new Set([...a.content, ...b.content]).size;
-      if (anchor.length >= 2 && anchor.length + 2 >= union * 0.5) return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
+      if (anchor.length >= 3 && anchor.length + 1 >= union * 0.6) return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
     }
   }
   return null;
@@ -381,7 +381,9 @@ function statedValues(n: NoteClauses): Stated {
       for (const [x, u] of c.units) units.set(x, u);
       for (const [key, val] of c.values) {
         const w = key.replace(/#after$/, '');
-        if (STOPWORDS.has(w) || MARKERS.has(w) || (!isCjk(w) && w.length < 3) || /\d/.test(w)) continue;
+        if (STOPWORDS.has(w) || MARKERS.has(w) || isCjk(w) || w.length < 4 || /\d/.test(w)) continue;
+        // A count of things ("1813 tests", "692 tools") is a status that changes, not a setting.
+        if (c.values.get(`${w}#after`) === val && /[^s]s$/.test(w)) continue;
         const k = stem(w);
         const e = values.get(k) ?? { v: new Set<string>(), at: i };
         e.v.add(val);
@@ -406,6 +408,9 @@ function noteValue(a: NoteClauses, b: NoteClauses): FoundConflict | null {
     // Two quantities of different units ("119 ms", "8,686 calls") measure different things.
     const ua = new Set([...ea.v].map((x) => sa.units.get(x))), ub = new Set([...eb.v].map((x) => sb.units.get(x)));
     if (![...ua].some((u) => u === undefined || ub.has(u) || ub.has(undefined))) continue;
+    const ca = a.sentences[ea.at]!.v.content, cb = b.sentences[eb.at]!.v.content;
+    const stems = new Set([...cb].map(stem));
+    if (![...ca].some((t) => stem(t) !== k && stems.has(stem(t)))) continue;
     return { conflict: { kind: 'value', detail: `${k}: ${[...ea.v].join(', ')} vs ${[...eb.v].join(', ')}` }, a: a.sentences[ea.at]!.s, b: b.sentences[eb.at]!.s };
   }
   return null;
@@ -424,6 +429,7 @@ function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
         // A scoped statement ("only when…", "tests may…", "still uses") is an exception, not the rule.
         if (c.tokens.some((t) => SCOPE.has(t))) continue;
         for (const code of c.code) {
+          if (!/\s|^-/.test(code)) continue; // a command or a flag, not a bare name (`main`, `settings.json`)
         const e = m.get(code) ?? { pos: -1, neg: -1 };
         if (c.refuses) { if (e.neg < 0) e.neg = i; } else if (e.pos < 0) e.pos = i;
         m.set(code, e);
