@@ -120,7 +120,7 @@ function viewClause(raw: string): ClauseView {
       const v = normalizeNumber(t);
       numbers.add(v);
       const after = seg[i + 1];
-      if (after && !STOPWORDS.has(after) && !NUMBER.test(after)) units.set(v, stem(after));
+      if (after && !STOPWORDS.has(after) && !NUMBER.test(after)) units.set(v, after);
       for (const prev of previousWords(seg, i)) values.set(prev, v);
       const next = seg[i + 1];
       if (next && !STOPWORDS.has(next) && !NUMBER.test(next)) values.set(`${next}#after`, v);
@@ -141,6 +141,8 @@ function viewClause(raw: string): ClauseView {
     let k = i + 1;
     while (k < toks.length && k <= i + 2 && STOPWORDS.has(toks[k]!)) k++;
     const t = toks[k];
+    // "forbid `git checkout`" refuses git checkout, not git: a word inside a longer code span is not the thing.
+    if (t && code.some((c) => c !== t && c.split(/[\s/]+/).includes(t))) continue;
     if (t && !STOPWORDS.has(t) && t.length > 2 && !NUMBER.test(t)) rejected.add(t);
   }
   return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools), rejected, numbers, units, code, refuses: negated || toks.some((t) => REFUSALS.has(t)) };
@@ -270,7 +272,7 @@ function polarity(a: ClauseView, b: ClauseView): Conflict | null {
   if (a.negated === b.negated) return null;
   // "never run npm install" and "run pnpm install" are two statements, not one negated.
   for (const ta of a.tools) for (const tb of b.tools) if (ta !== tb && sameFamily(ta, tb)) return null;
-  if (a.content.size < 3 || b.content.size < 3) return null;
+  if (a.content.size < 4 || b.content.size < 4) return null;
   const anchor = shared(a.content, b.content);
   const union = new Set([...a.content, ...b.content]).size;
   if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65) return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
@@ -284,6 +286,9 @@ function value(a: ClauseView, b: ClauseView): Conflict | null {
     if (vb === undefined || vb === va) continue;
     // A record listing many numbers, or one holding the other's value too, is not a changed setting.
     if (a.numbers.size > 3 || b.numbers.size > 3 || a.numbers.has(vb) || b.numbers.has(va)) continue;
+    // A count of things ("1813 tests" / "1948 tests") is a status that changes, not a setting.
+    const ua = a.units.get(va), ub = b.units.get(vb);
+    if (ua !== undefined && ua === ub && /[^s]s$/.test(ua)) continue;
     const word = key.replace(/#after$/, '');
     const anchor = shared(a.content, b.content, new Set([word]));
     const union = new Set([...a.content, ...b.content]).size;
@@ -406,7 +411,8 @@ function noteValue(a: NoteClauses, b: NoteClauses): FoundConflict | null {
     if (!eb) continue;
     if ([...ea.v].some((x) => sb.numbers.has(x)) || [...eb.v].some((x) => sa.numbers.has(x))) continue;
     // Two quantities of different units ("119 ms", "8,686 calls") measure different things.
-    const ua = new Set([...ea.v].map((x) => sa.units.get(x))), ub = new Set([...eb.v].map((x) => sb.units.get(x)));
+    const unit = (u: string | undefined): string | undefined => (u === undefined ? u : stem(u));
+    const ua = new Set([...ea.v].map((x) => unit(sa.units.get(x)))), ub = new Set([...eb.v].map((x) => unit(sb.units.get(x))));
     if (![...ua].some((u) => u === undefined || ub.has(u) || ub.has(undefined))) continue;
     const ca = a.sentences[ea.at]!.v.content, cb = b.sentences[eb.at]!.v.content;
     const stems = new Set([...cb].map(stem));
