@@ -290,6 +290,8 @@ function value(a: ClauseView, b: ClauseView): Conflict | null {
     const ua = a.units.get(va), ub = b.units.get(vb);
     if (ua !== undefined && ua === ub && /[^s]s$/.test(ua)) continue;
     const word = key.replace(/#after$/, '');
+    // One CJK character is not a key ("日", "檔"): text without spaces gives no word to key a value by.
+    if (isCjk(word)) continue;
     const anchor = shared(a.content, b.content, new Set([word]));
     const union = new Set([...a.content, ...b.content]).size;
     if (anchor.length >= 2 && anchor.length + 1 >= union * 0.3) return { kind: 'value', detail: `${word}: ${va} vs ${vb}` };
