@@ -4,7 +4,7 @@
  * "always") does not fire across subjects.
  */
 import type { VaultFile } from '../vault/model.js';
-import { areAntonyms, normalizeNumber, typoLevel } from './lexicon.js';
+import { areAntonyms, normalizeNumber, stem, typoLevel } from './lexicon.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
@@ -41,6 +41,10 @@ const REPLACED = /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved 
 const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
 /** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
 const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
+/** Words that scope a statement to a case. */
+const SCOPE = new Set(['when', 'if', 'unless', 'except', 'only', 'still', 'may', 'until', 'while', 'during', 'legacy', 'before']);
+/** Words by which a clause refuses what it names, besides negation. */
+const REFUSALS = new Set(['dangerous', 'unsafe', 'unreliable', 'harmful', 'forbidden', 'prohibited', 'banned', 'deprecated', 'broken', 'wrong', 'bypass', 'skip']);
 /** Verbs saying the thing after them is gone or refused. */
 const REJECT_VERBS = new Set(['dropped', 'removed', 'replaced', 'deprecated', 'retired', 'banned', 'abandoned', 'ditched', 'stopped', 'forbade', 'forbid', 'forbids', 'prohibits', 'disallows']);
 
@@ -52,6 +56,8 @@ export interface ClauseView {
   readonly values: ReadonlyMap<string, string>;
   /** Every number of the clause, normalized (3.86.0 → 3.86, 8,686 → 8686). */
   readonly numbers: ReadonlySet<string>;
+  /** The word right after each number (its unit: "119 ms", "8686 calls"), when there is one. */
+  readonly units: ReadonlyMap<string, string>;
   readonly tools: ReadonlySet<string>;
   readonly replaces: boolean;
   /** Noun phrases (content words) the clause says are gone, removed, decommissioned… */
@@ -60,6 +66,10 @@ export interface ClauseView {
   readonly old: ReadonlySet<string>;
   /** Any term right after a verb of rejection ("dropped Tailwind", "replaced the cron job"). */
   readonly rejected: ReadonlySet<string>;
+  /** Code spans of the clause, lower-cased (`git clean -fdx`, `main`). */
+  readonly code: readonly string[];
+  /** The clause refuses what it names: a negation, or a word of refusal ("dangerous", "forbidden"). */
+  readonly refuses: boolean;
   /** Tools the clause uses ("with Jest", "runs vitest", "Jest for unit tests"), not merely mentions. */
   readonly used: ReadonlySet<string>;
 }
@@ -89,6 +99,7 @@ function viewClause(raw: string): ClauseView {
   const content = new Set<string>();
   const values = new Map<string, string>();
   const numbers = new Set<string>();
+  const units = new Map<string, string>();
   const tools = new Set<string>();
   let negated = false;
   const lower = text.toLowerCase();
@@ -108,6 +119,8 @@ function viewClause(raw: string): ClauseView {
       if (!NUMBER.test(t) || DATE.test(t)) continue;
       const v = normalizeNumber(t);
       numbers.add(v);
+      const after = seg[i + 1];
+      if (after && !STOPWORDS.has(after) && !NUMBER.test(after)) units.set(v, after);
       for (const prev of previousWords(seg, i)) values.set(prev, v);
       const next = seg[i + 1];
       if (next && !STOPWORDS.has(next) && !NUMBER.test(next)) values.set(`${next}#after`, v);
@@ -121,15 +134,18 @@ function viewClause(raw: string): ClauseView {
     const words = tokens(m[1]!).filter((t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2);
     if (words.length) phrases.push(words);
   }
+  const code = [...raw.matchAll(/`([^`\n]{1,80})`/g)].map((m) => m[1]!.trim().toLowerCase()).filter((c) => c.length >= 3 || /^[a-z]/.test(c));
   const rejected = new Set<string>();
   for (let i = 0; i < toks.length; i++) {
     if (!REJECT_VERBS.has(toks[i]!)) continue;
     let k = i + 1;
     while (k < toks.length && k <= i + 2 && STOPWORDS.has(toks[k]!)) k++;
     const t = toks[k];
+    // "forbid `git checkout`" refuses git checkout, not git: a word inside a longer code span is not the thing.
+    if (t && code.some((c) => c !== t && c.split(/[\s/]+/).includes(t))) continue;
     if (t && !STOPWORDS.has(t) && t.length > 2 && !NUMBER.test(t)) rejected.add(t);
   }
-  return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools), rejected, numbers };
+  return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools), rejected, numbers, units, code, refuses: negated || toks.some((t) => REFUSALS.has(t)) };
 }
 
 /** The cue patterns for one tool name, compiled once per process (guard and consolidate view thousands of clauses). */
@@ -246,7 +262,7 @@ function antonymy(a: ClauseView, b: ClauseView): Conflict | null {
       if (a.content.has(y) || !areAntonyms(x, y)) continue;
       const anchor = shared(a.content, b.content);
       const union = new Set([...a.content, ...b.content]).size;
-      if (anchor.length >= 2 && anchor.length + 2 >= union * 0.5) return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
+      if (anchor.length >= 3 && anchor.length + 1 >= union * 0.6) return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
     }
   }
   return null;
@@ -256,7 +272,7 @@ function polarity(a: ClauseView, b: ClauseView): Conflict | null {
   if (a.negated === b.negated) return null;
   // "never run npm install" and "run pnpm install" are two statements, not one negated.
   for (const ta of a.tools) for (const tb of b.tools) if (ta !== tb && sameFamily(ta, tb)) return null;
-  if (a.content.size < 3 || b.content.size < 3) return null;
+  if (a.content.size < 4 || b.content.size < 4) return null;
   const anchor = shared(a.content, b.content);
   const union = new Set([...a.content, ...b.content]).size;
   if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65) return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
@@ -270,7 +286,12 @@ function value(a: ClauseView, b: ClauseView): Conflict | null {
     if (vb === undefined || vb === va) continue;
     // A record listing many numbers, or one holding the other's value too, is not a changed setting.
     if (a.numbers.size > 3 || b.numbers.size > 3 || a.numbers.has(vb) || b.numbers.has(va)) continue;
+    // A count of things ("1813 tests" / "1948 tests") is a status that changes, not a setting.
+    const ua = a.units.get(va), ub = b.units.get(vb);
+    if (ua !== undefined && ua === ub && /[^s]s$/.test(ua)) continue;
     const word = key.replace(/#after$/, '');
+    // One CJK character is not a key ("日", "檔"): text without spaces gives no word to key a value by.
+    if (isCjk(word)) continue;
     const anchor = shared(a.content, b.content, new Set([word]));
     const union = new Set([...a.content, ...b.content]).size;
     if (anchor.length >= 2 && anchor.length + 1 >= union * 0.3) return { kind: 'value', detail: `${word}: ${va} vs ${vb}` };
@@ -318,6 +339,9 @@ export interface NoteClauses {
   readonly sentences: readonly { readonly s: Sentence; readonly v: SentenceView }[];
   /** Content word → indexes of the sentences holding it (built on first use). */
   postings?: Map<string, number[]>;
+  /** Note-level views, built on first use and kept (once per note, never per pair). */
+  stated?: Stated;
+  stance?: Map<string, { pos: number; neg: number }>;
 }
 
 export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
@@ -336,6 +360,103 @@ function postingsOf(n: NoteClauses): Map<string, number[]> {
 }
 
 export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
+
+/** Two code spans naming one thing: equal, or one inside the other at token boundaries (`git clean -fdx` in `git clean -fdx && pnpm i`). */
+function sameCode(x: string, y: string): boolean {
+  if (x === y) return true;
+  const [s, l] = x.length < y.length ? [x, y] : [y, x];
+  if (s.length < 4) return false;
+  // The shorter span's words, in order, among the longer one's: `pm2 restart --update-env` in `pm2 restart <name> --update-env`.
+  const sw = s.split(/\s+/), lw = l.split(/\s+/);
+  let k = 0;
+  for (const w of lw) if (k < sw.length && w === sw[k]) k++;
+  return k === sw.length;
+}
+
+interface Stated { readonly values: Map<string, { v: Set<string>; at: number }>; readonly numbers: Set<string>; readonly units: Map<string, string> }
+
+/** The values a note states (in clauses that neither refuse nor scope them), by key word. */
+function statedValues(n: NoteClauses): Stated {
+  if (n.stated) return n.stated;
+  const values = new Map<string, { v: Set<string>; at: number }>();
+  const numbers = new Set<string>();
+  const units = new Map<string, string>();
+  n.sentences.forEach(({ v }, i) => {
+    for (const c of v.clauses) {
+      if (c.refuses || c.tokens.some((t) => SCOPE.has(t)) || c.numbers.size > 3) continue;
+      for (const x of c.numbers) numbers.add(x);
+      for (const [x, u] of c.units) units.set(x, u);
+      for (const [key, val] of c.values) {
+        const w = key.replace(/#after$/, '');
+        if (STOPWORDS.has(w) || MARKERS.has(w) || isCjk(w) || w.length < 4 || /\d/.test(w)) continue;
+        // A count of things ("1813 tests", "692 tools") is a status that changes, not a setting.
+        if (c.values.get(`${w}#after`) === val && /[^s]s$/.test(w)) continue;
+        const k = stem(w);
+        const e = values.get(k) ?? { v: new Set<string>(), at: i };
+        e.v.add(val);
+        values.set(k, e);
+      }
+    }
+  });
+  n.stated = { values, numbers, units };
+  return n.stated;
+}
+
+/**
+ * The same key with different values across the two notes ("porta 5050" / "porta 8000",
+ * `--timeout=30` / `--timeout=120`), where neither note states the other's value anywhere.
+ */
+function noteValue(a: NoteClauses, b: NoteClauses): FoundConflict | null {
+  const sa = statedValues(a), sb = statedValues(b);
+  for (const [k, ea] of sa.values) {
+    const eb = sb.values.get(k);
+    if (!eb) continue;
+    if ([...ea.v].some((x) => sb.numbers.has(x)) || [...eb.v].some((x) => sa.numbers.has(x))) continue;
+    // Two quantities of different units ("119 ms", "8,686 calls") measure different things.
+    const unit = (u: string | undefined): string | undefined => (u === undefined ? u : stem(u));
+    const ua = new Set([...ea.v].map((x) => unit(sa.units.get(x)))), ub = new Set([...eb.v].map((x) => unit(sb.units.get(x))));
+    if (![...ua].some((u) => u === undefined || ub.has(u) || ub.has(undefined))) continue;
+    const ca = a.sentences[ea.at]!.v.content, cb = b.sentences[eb.at]!.v.content;
+    const stems = new Set([...cb].map(stem));
+    if (![...ca].some((t) => stem(t) !== k && stems.has(stem(t)))) continue;
+    return { conflict: { kind: 'value', detail: `${k}: ${[...ea.v].join(', ')} vs ${[...eb.v].join(', ')}` }, a: a.sentences[ea.at]!.s, b: b.sentences[eb.at]!.s };
+  }
+  return null;
+}
+
+/**
+ * One note recommends a command or name (a code span in a clause that does not refuse it) that the
+ * other only ever refuses ("never `docker compose down -v`", "`--no-verify` is forbidden").
+ */
+function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
+  const stance = (n: NoteClauses) => {
+    if (n.stance) return n.stance;
+    const m = new Map<string, { pos: number; neg: number }>();
+    n.sentences.forEach(({ v }, i) => {
+      for (const c of v.clauses) {
+        // A scoped statement ("only when…", "tests may…", "still uses") is an exception, not the rule.
+        if (c.tokens.some((t) => SCOPE.has(t))) continue;
+        for (const code of c.code) {
+          if (!/\s|^-/.test(code)) continue; // a command or a flag, not a bare name (`main`, `settings.json`)
+        const e = m.get(code) ?? { pos: -1, neg: -1 };
+        if (c.refuses) { if (e.neg < 0) e.neg = i; } else if (e.pos < 0) e.pos = i;
+        m.set(code, e);
+        }
+      }
+    });
+    n.stance = m;
+    return m;
+  };
+  const sa = stance(a), sb = stance(b);
+  for (const [x, ea] of sa) for (const [y, eb] of sb) {
+    if (!sameCode(x, y)) continue;
+    const aOnlyPos = ea.neg < 0 && ea.pos >= 0, aOnlyNeg = ea.pos < 0 && ea.neg >= 0;
+    const bOnlyPos = eb.neg < 0 && eb.pos >= 0, bOnlyNeg = eb.pos < 0 && eb.neg >= 0;
+    if (aOnlyPos && bOnlyNeg) return { conflict: { kind: 'polarity', detail: `\`${x}\` recommended in one, refused in the other` }, a: a.sentences[ea.pos]!.s, b: b.sentences[eb.neg]!.s };
+    if (aOnlyNeg && bOnlyPos) return { conflict: { kind: 'polarity', detail: `\`${x}\` refused in one, recommended in the other` }, a: a.sentences[ea.neg]!.s, b: b.sentences[eb.pos]!.s };
+  }
+  return null;
+}
 
 /**
  * Up to `limit` conflicting sentence pairs between two notes. Every kind of conflict needs a content
@@ -361,5 +482,6 @@ export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?:
       if (c) { found.push({ conflict: c, a: x.s, b: y.s }); if (found.length >= limit) return found; }
     }
   }
+  if (found.length === 0) { const c = codePolarity(a, b) ?? noteValue(a, b); if (c) found.push(c); }
   return found;
 }
