@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { runBin, tempDir } from './helpers/run.js';
 
 const note = (i: number): string => `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n`;
+// A new note that shares no words with the others (so only the index is in question, not a duplicate or a conflict).
+const fresh = (): string => '---\nname: deploy day\ndescription: when deploys go out\ntype: project\n---\n\nDeploys go out on Tuesdays after the smoke tests pass.\n';
 const line = (i: number, hook = `fact number ${i}`): string => `- [Note ${i}](note-${i}.md) — ${hook}`;
 const indexOf = (n: number, hook?: (i: number) => string): string => `${Array.from({ length: n }, (_, k) => line(k + 1, hook?.(k + 1))).join('\n')}\n`;
 
@@ -135,18 +137,18 @@ describe('Edit and MultiEdit of MEMORY.md', () => {
 describe('a new note and its index line', () => {
   it('a new note with no index line: allowed, and the answer says so', () => {
     const vault = vaultWith(20);
-    const a = answer(write(vault, note(999), 'note-999.md'))!;
+    const a = answer(write(vault, fresh(), 'note-999.md'))!;
     expect(a.permissionDecision).toBeUndefined();
     expect(a.additionalContext).toMatch(/no line in MEMORY.md links note-999.md yet/);
   });
   it('a new note whose index line is already there: silent', () => {
     const vault = vaultWith(20);
     writeFileSync(join(vault, 'MEMORY.md'), `${indexOf(20)}- [Note 999](note-999.md) — fact number 999\n`);
-    expect(write(vault, note(999), 'note-999.md').stdout).toBe('');
+    expect(write(vault, fresh(), 'note-999.md').stdout).toBe('');
   });
   it('a new note when the index has no room for its line: asks', () => {
     const vault = vaultWith(200);
-    const a = answer(write(vault, note(999), 'note-999.md'))!;
+    const a = answer(write(vault, fresh(), 'note-999.md'))!;
     expect(a.permissionDecision).toBe('ask');
     expect(a.permissionDecisionReason).toMatch(/has no room for this note's line: 0 lines/);
   });
@@ -204,10 +206,10 @@ describe('guard CLI and Hermes stores', () => {
 describe('a new note whose index line is past the cut', () => {
   it('asks, naming the line', () => {
     const vault = vaultWith(205);
-    const a = answer(write(vault, note(999), 'note-999.md'));
+    const a = answer(write(vault, fresh(), 'note-999.md'));
     expect(a).not.toBeNull();
     writeFileSync(join(vault, 'MEMORY.md'), `${indexOf(205)}- [Note 999](note-999.md) — fact number 999\n`);
-    const b = answer(write(vault, note(999), 'note-999.md'))!;
+    const b = answer(write(vault, fresh(), 'note-999.md'))!;
     expect(b.permissionDecision).toBe('ask');
     expect(b.permissionDecisionReason).toMatch(/index line for note-999.md \(line 206 .*\) is past what Claude Code loads \(200 of 206 lines\)/);
   });

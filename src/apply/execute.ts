@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../util/atomic.js';
 import { sha256Hex } from '../util/digest.js';
 import { safeStateDir } from '../util/state-dir.js';
+import { ensureStateDir } from '../util/cache-dir.js';
 import { inGitWorkTree, snapshot } from './git.js';
 import { Lock, RunStore, StateError, writeStep, type ChangeRecord, type JournalRecord } from './journal.js';
 import { unsafePath } from './paths.js';
@@ -57,6 +58,7 @@ export function executeChanges(
     if (why) throw new StateError(`refusing to write: ${why}`);
   }
   if (changes.some((c) => c.path.startsWith('.memlint/'))) safeStateDir(root, 'retired');
+  ensureStateDir(root);
   mkdirSync(safeStateDir(root, 'runs', runId), { recursive: true });
   const records: ChangeRecord[] = changes.map((c) => ({
     path: c.path,

@@ -2,7 +2,6 @@
  * State in VAULT/.memlint/: a lock (one writer at a time), and per run a folder with the
  * content-addressed pre- and post-images of every file it touches and an fsynced journal.
  */
-import { ensureStateDir } from '../util/cache-dir.js';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -171,7 +170,7 @@ export class Lock {
 
   static acquire(vaultRoot: string, command: string): Lock {
     const file = Lock.path(vaultRoot);
-    ensureStateDir(vaultRoot);
+    mkdirSync(safeStateDir(vaultRoot), { recursive: true }); // the .gitignore is written when a run starts (execute.ts)
     const info: LockInfo = { pid: process.pid, host: hostname(), command, at: new Date().toISOString() };
     try {
       const fd = openSync(file, 'wx', 0o600);

@@ -63,6 +63,8 @@ export async function run(args: string[], io: IO): Promise<number> {
     io.stderr.write(`memlint consolidate: ${rows.length} vaults, ${rows.reduce((n, r) => n + Number(r[1]), 0)} items\n`);
     return 0;
   }
+  // Where the proposal goes is checked before the work: a state folder that is a link is refused at once.
+  if (format !== 'json' && !values.out) safeStateDir(dir, 'proposals');
   const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
   const vault = loadVault(dir, { config, ...(kind ? { kind } : {}) });
   const showProgress = Boolean(io.stderr.isTTY) && !io.env.CI;

@@ -52,18 +52,21 @@ export function evidenceLines(evidence: unknown, indent = '  '): string[] {
 }
 
 /** The index lines an item removes or adds, each with a line of context, highlighted; long runs folded. */
-function indexLines(vault: Vault, file: string, remove: readonly { line: number; text: string }[], add: readonly string[], color: boolean): string[] {
+function indexLines(vault: Vault, file: string, remove: readonly { line: number; text: string }[], add: readonly string[], color: boolean, rewrite: readonly { line: number; with: string }[] = []): string[] {
   const text = vault.byPath.get(file)?.text ?? '';
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === '') lines.pop();
-  const removed = new Set(remove.map((r) => r.line));
+  const removed = new Set([...remove, ...rewrite].map((r) => r.line));
+  const replaced = new Map(rewrite.map((r) => [r.line, r.with]));
   const show = new Set<number>();
-  for (const r of remove) for (const n of [r.line - 1, r.line, r.line + 1]) if (n >= 1 && n <= lines.length) show.add(n);
+  for (const r of [...remove, ...rewrite]) for (const n of [r.line - 1, r.line, r.line + 1]) if (n >= 1 && n <= lines.length) show.add(n);
   const out: string[] = [`  ${file}:`];
   const ordered = [...show].sort((a, b) => a - b);
   const width = String(lines.length + 1).length;
   const row = (n: number): string => {
     const body = lines[n - 1] ?? '';
+    const now = replaced.get(n);
+    if (now !== undefined) return `${paint(color, 31, `  ${String(n).padStart(width)} - ${body}`)}\n${paint(color, 32, `  ${' '.repeat(width)} + ${now}`)}`;
     return removed.has(n) ? paint(color, 31, `  ${String(n).padStart(width)} - ${body}`) : paint(color, 2, `  ${String(n).padStart(width)}   ${body}`);
   };
   let prev = 0;
@@ -112,7 +115,12 @@ export function show(vault: Vault, item: ProposalItem, position: string, color =
       out.push(paint(color, 1, `--- ${names[i]} ---`), ...shown.map((l) => `  ${l}`));
       if (cut) out.push(paint(color, 2, `  … ${cut} more lines (v: view the whole note in the pager)`));
     }
-    if (item.action.type === 'fix-index') out.push(...indexLines(vault, item.action.file, item.action.remove, item.action.add, color));
+    if (item.action.type === 'fix-index') out.push(...indexLines(vault, item.action.file, item.action.remove, item.action.add, color, item.action.replace ?? []));
+    if (item.action.type === 'split-index') {
+      // The lines each section leaves (moved byte for byte into the note named), and the pointers left in their place.
+      const moved = item.action.moves.flatMap((m) => m.lines.map((text, k) => ({ line: m.from + k, text })));
+      out.push(...indexLines(vault, item.action.file, moved, item.action.moves.filter((m) => m.pointer).map((m) => `${m.pointer}   (in place of lines ${m.from}-${m.from + m.lines.length - 1}; they move to ${m.note})`), color));
+    }
     out.push(paint(color, 1, 'evidence:'), ...evidenceLines(item.evidence));
   }
   return out.join('\n');
