@@ -52,7 +52,7 @@ describe('check flags as markdownlint-cli2 and ESLint have them', () => {
 
   it('the pretty report names an index over budget and the notes lost first, before anything else', () => {
     const out = runBin(['check', DEMO]).stdout.split('\n');
-    expect(out[0]).toBe('✖ MEMORY.md is over budget: 206 lines, 16094 bytes (limits 200 lines, 25000 bytes); only the first 200 lines load.');
+    expect(out[0]).toBe('✖ MEMORY.md is over budget: 206 lines, 16071 UTF-16 units (limits 200 lines, 25000 UTF-16 units); only the first 200 lines load.');
     expect(out[1]).toBe('  6 entries are never seen by the agent, from line 201; the notes lost first:');
     expect(out[2]).toBe('    deploy_checklist.md  (line 205)');
   });

@@ -12,8 +12,12 @@ const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const TOKEN = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
 const NOTE = `---\nname: deploy-token\ndescription: the deploy token\ntype: reference\n---\nToken ${TOKEN} for deploys.\n`;
 
+// The hook guards Claude Code's memory folders: each vault is a project's auto memory under one fake HOME.
+const HOME = tempDir();
+let projects = 0;
+
 function world(): { base: string; vault: string } {
-  const base = tempDir();
+  const base = join(HOME, '.claude', 'projects', `-work-project-${++projects}`);
   const vault = join(base, 'memory');
   cpSync(DEMO, vault, { recursive: true, verbatimSymlinks: true });
   return { base, vault };
@@ -22,7 +26,7 @@ function world(): { base: string; vault: string } {
 /** The built hook as Claude Code runs it, with a deadline: a hang is a failure, not a stuck suite. */
 function hook(payload: unknown, args: string[] = [], env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string; ms: number } {
   const t = Date.now();
-  const r = spawnSync(process.execPath, [CLI, 'guard', '--claude-hook', ...args], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  const r = spawnSync(process.execPath, [CLI, 'guard', '--claude-hook', ...args], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME, ...env } });
   return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: Date.now() - t };
 }
 

@@ -40,8 +40,9 @@ function overBudget(result: Parameters<Reporter>[0], color: boolean): string[] {
   if (!info || info.lostEntries.length === 0 || !result.findings.some((f) => f.ruleId === 'index/over-budget')) return [];
   const lost = info.lostEntries;
   const notes = lost.filter((e) => e.target !== null);
+  const unit = info.measure === 'utf16' ? 'UTF-16 units' : 'bytes';
   const out = [
-    paint(color, 31, `✖ ${info.file} is over budget: ${info.lines} lines, ${info.bytes} bytes (limits ${info.maxLines} lines, ${info.maxBytes} bytes); only the first ${info.loadedLines} lines load.`),
+    paint(color, 31, `✖ ${info.file} is over budget: ${info.lines} lines, ${info.bytes} ${unit} (limits ${info.maxLines} lines, ${info.maxBytes} ${unit}); only the first ${info.loadedLines} lines load.`),
     `  ${lost.length} ${lost.length === 1 ? 'entry is' : 'entries are'} never seen by the agent, from line ${lost[0]!.line}${notes.length ? `; the notes lost first:` : ' (none of them links a note)'}`,
   ];
   const shown = notes.slice(0, 10);
