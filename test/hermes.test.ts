@@ -42,10 +42,11 @@ describe('hermes stores', () => {
     const file = join(vault, 'MEMORY.md');
     // An entry the item does not touch: still fresh.
     writeFileSync(file, readFileSync(file, 'utf8').replace('Deploys on Tuesday.', 'Deploys on Tuesday, after review.'));
-    expect(runBin(['apply', p]).stdout).toMatch(/dup-0001 .*will run/);
+    // The proposal lives outside the vault and the vault changed since: the vault is named (issue 16: the proposal's `vault:` field alone is not trusted).
+    expect(runBin(['apply', p, '--vault', vault]).stdout).toMatch(/dup-0001 .*will run/);
     // One of its own entries: stale, named by entry.
     writeFileSync(file, readFileSync(file, 'utf8').replace('used for cross-subnet networking', 'for networking'));
-    const r = runBin(['apply', p, '--execute']);
+    const r = runBin(['apply', p, '--execute', '--vault', vault]);
     expect(r.stdout).toMatch(/refused — stale: MEMORY.md entry 3 changed/);
   });
 

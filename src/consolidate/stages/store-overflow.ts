@@ -21,7 +21,8 @@ export const storeOverflow = defineStage({
     // Fits with the same headroom an index is given.
     const target = (max: number): number => Math.floor(max * vault.config.index.headroom);
     for (const store of vault.stores) {
-      if (store.chars <= target(store.maxChars)) continue;
+      // Only a store past its budget (the near-budget band is hermes/near-budget's to report).
+      if (store.chars <= store.maxChars) continue;
       const file = vault.byPath.get(store.file)!;
       const remove = new Set<number>();
       const why = new Map<number, string>();
@@ -52,20 +53,37 @@ export const storeOverflow = defineStage({
         if (keepers.has(short.index)) continue;
         if (take(short.index, `near duplicate of entry ${long.index} (similarity ${p.score.toFixed(2)})`)) keepers.add(long.index);
       }
-      // 3. The oldest entries.
-      for (const e of store.entries) if (!keepers.has(e.index)) take(e.index, 'oldest entry');
-      if (remove.size === 0) continue;
+      // Duplicates move out: the kept copy still says what they said, so approving this loses no fact.
+      const dupes = [...remove].sort((a, b) => a - b);
+      const afterDupes = charsAfter();
+      if (dupes.length) {
+        items.push({
+          kind: 'store-overflow',
+          paths: dupes.map((n) => `${store.file}#${n}`),
+          evidence: {
+            file: store.file, chars: store.chars, maxChars: store.maxChars, target: target(store.maxChars), kept: store.entries.length - dupes.length, charsAfter: afterDupes, fits: afterDupes <= store.maxChars,
+            entries: dupes.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
+          },
+          suggestion: 'retire',
+          action: { type: 'retire', retire: dupes.map((n) => `${store.file}#${n}`) },
+        });
+      }
+      // 3. Still too large: the oldest entries are what Hermes would evict, but an old entry can be the
+      // user's name or the core setup. Never retired on approval: a person decides (review, no change).
+      const dupeSet = new Set(dupes);
+      for (const e of store.entries) if (!keepers.has(e.index)) take(e.index, 'oldest entry: move it to an archive, merge it into another entry, or shorten it');
+      const oldest = [...remove].filter((n) => !dupeSet.has(n)).sort((a, b) => a - b);
+      if (oldest.length === 0) continue;
       const after = charsAfter();
-      const moved = [...remove].sort((a, b) => a - b);
       items.push({
         kind: 'store-overflow',
-        paths: moved.map((n) => `${store.file}#${n}`),
+        paths: oldest.map((n) => `${store.file}#${n}`),
         evidence: {
-          file: store.file, chars: store.chars, maxChars: store.maxChars, target: target(store.maxChars), kept: store.entries.length - moved.length, charsAfter: after, fits: after <= store.maxChars,
-          entries: moved.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
+          file: store.file, chars: afterDupes, maxChars: store.maxChars, target: target(store.maxChars), charsIfMoved: after,
+          entries: oldest.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
         },
-        suggestion: 'retire',
-        action: { type: 'retire', retire: moved.map((n) => `${store.file}#${n}`) },
+        suggestion: 'review',
+        action: { type: 'keep' },
       });
     }
     return items;
