@@ -93,7 +93,9 @@ describe('near-duplicate recall on planted light edits', () => {
     console.log(`near-duplicates, corpus copies: recall ${recall.toFixed(3)} (${found}/${planted})`);
     expect(planted).toBeGreaterThan(60);
     expect(recall).toBeGreaterThanOrEqual(0.95);
-  });
+    // 25 whole-vault consolidations in one test: ~100 s on two cores since the new conflict engine
+    // (issue 14 is open on consolidate's speed); the default 60 s is a hang guard, not a goal.
+  }, 600_000);
 });
 
 describe('contradictions', () => {
