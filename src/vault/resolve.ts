@@ -169,17 +169,14 @@ export function closestBruteForce(target: string, stems: Iterable<string>): stri
 
 const indexes = new WeakMap<NoteLookup, StemIndex>();
 
-/** A node of the implicit trie waiting to be expanded, or a stem ending (`end`) waiting to be taken. */
-interface Entry { key: number; rank: number; p: number; lo: number; hi: number; row: number }
-const before = (a: Entry, b: Entry): boolean => a.key < b.key || (a.key === b.key && a.rank < b.rank);
-
 /**
  * The folded stems sorted, searched as a trie without building one: a node is the range of sorted
  * stems sharing a prefix, its children found by binary search. A node carries its Levenshtein row
  * against the target; the row's minimum never falls from parent to child, so it bounds the distance
- * of every stem below. Nodes are expanded best first, by (that bound, the smallest rank of a raw stem
- * below — a range minimum), and a stem ending is queued with its exact distance: the first ending
- * taken is the nearest stem, ties to the raw stem first in code-unit order, exactly as
+ * of every stem below. Nodes are expanded by that bound, smallest first (a bucket per bound, see
+ * `search`), and a stem ending is queued with its exact distance: the nearest stem wins, ties to the
+ * raw stem first in code-unit order (the smallest rank of a raw stem below a node is a range
+ * minimum, so a node that cannot beat the best ending is skipped), exactly as
  * `closestBruteForce` answers (test/closest-index.test.ts). Stems that share a prefix (type prefixes,
  * dates, topic words) are compared once for it, and no node whose bound passes the maximum — or is
  * beaten by the answer — is expanded. Memoized per folded target for the run.
@@ -226,94 +223,102 @@ class StemIndex {
   /** Rows of the current search, one after another (`m + 1` cells each); reused between searches. */
   private pool = new Int32Array(1 << 16);
 
+  /**
+   * Entries waiting, as parallel arrays (no object per node): a bucket per key (0…max, the bound is
+   * a small integer), each a stack linked through `eNext`. Reused between searches.
+   */
+  private eRank: Int32Array = new Int32Array(1024);
+  private eP: Int32Array = new Int32Array(1024);
+  private eLo: Int32Array = new Int32Array(1024);
+  private eHi: Int32Array = new Int32Array(1024);
+  private eRow: Int32Array = new Int32Array(1024);
+  private eNext: Int32Array = new Int32Array(1024);
+  private heads = new Int32Array(16);
+  private entries = 0;
+
+  private push(key: number, rank: number, p: number, lo: number, hi: number, row: number): void {
+    const n = this.entries++;
+    if (n === this.eRank.length) {
+      const grow = (a: Int32Array): Int32Array => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+      this.eRank = grow(this.eRank); this.eP = grow(this.eP); this.eLo = grow(this.eLo); this.eHi = grow(this.eHi); this.eRow = grow(this.eRow); this.eNext = grow(this.eNext);
+    }
+    this.eRank[n] = rank; this.eP[n] = p; this.eLo[n] = lo; this.eHi[n] = hi; this.eRow[n] = row;
+    this.eNext[n] = this.heads[key]!;
+    this.heads[key] = n;
+  }
+
+  /**
+   * Buckets by key, smallest first. Every ancestor of a stem at distance d has a key ≤ d, so when
+   * bucket d is empty every stem at distance ≤ d has been queued as an ending (key = its exact
+   * distance): the first bucket that yields an ending holds the nearest stems, and of those the one
+   * with the smallest raw rank is the answer (an entry whose smallest rank below is not smaller than
+   * the best ending found is skipped). The same answer as taking entries best first by (key, rank).
+   */
   private search(t: string): string | null {
     const { sorted } = this;
     const m = t.length;
     const w = m + 1;
     const max = maxDistance(t);
     const cap = max + 1;
-    const heap = new Heap();
     let pool = this.pool;
     for (let j = 0; j <= m; j++) pool[j] = j;
     let used = w;
-    heap.push({ key: 0, rank: this.minRank(0, sorted.length), p: 0, lo: 0, hi: sorted.length, row: 0 });
-    for (let e = heap.pop(); e; e = heap.pop()) {
-      if (e.row < 0) return this.rawByRank[e.rank]!; // a stem ending: nothing queued can be nearer, or as near and first
-      const { p, hi } = e;
-      const prev = e.row;
-      let i = e.lo;
-      // Stems that end at this node sort first in its range.
-      const endStart = i;
-      while (i < hi && sorted[i]!.length === p) i++;
-      if (i > endStart && pool[prev + m]! <= max) heap.push({ key: pool[prev + m]!, rank: this.minRank(endStart, i), p, lo: endStart, hi: i, row: -1 });
-      // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
-      // holds max + 1 (a cell is exact whenever it is ≤ max, and above max otherwise).
-      const from = Math.max(1, p + 1 - max), to = Math.min(m, p + 1 + max);
-      while (i < hi) {
-        const c = sorted[i]!.charCodeAt(p);
-        // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
-        let a = i + 1, b = hi;
-        while (a < b) { const mid = (a + b) >>> 1; if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1; else b = mid; }
-        count('resolve.trieRows');
-        // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
-        // remaining units against t[j..m): at least the difference of their lengths.
-        const restMin = rangeMin(this.lenMin, i, a) - p - 1, restMax = -rangeMin(this.lenMax, i, a) - p - 1;
-        if (used + w > pool.length) { const grown = new Int32Array(pool.length * 2); grown.set(pool); pool = this.pool = grown; }
-        const cur = used;
-        pool[cur] = p + 1 <= max ? p + 1 : cap;
-        let low = pool[cur]! + gap(m, restMin, restMax);
-        for (let j = 1; j < from; j++) pool[cur + j] = cap;
-        for (let j = from; j <= to; j++) {
-          const sub = pool[prev + j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
-          const del = pool[prev + j]! + 1;
-          const ins = pool[cur + j - 1]! + 1;
-          let v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-          if (v > cap) v = cap;
-          pool[cur + j] = v;
-          const bound = v + gap(m - j, restMin, restMax);
-          if (bound < low) low = bound;
+    if (this.heads.length <= max) this.heads = new Int32Array(max + 1);
+    this.heads.fill(-1);
+    this.entries = 0;
+    this.push(0, this.minRank(0, sorted.length), 0, 0, sorted.length, 0);
+    let best = -1;
+    for (let key = 0; key <= max; key++) {
+      while (this.heads[key] !== -1) {
+        const e = this.heads[key]!;
+        this.heads[key] = this.eNext[e]!;
+        const rank = this.eRank[e]!;
+        if (best >= 0 && rank >= best) continue; // nothing below is nearer, or as near and first
+        const prev = this.eRow[e]!;
+        if (prev < 0) { best = rank; continue; } // a stem ending at exactly this distance
+        const p = this.eP[e]!, hi = this.eHi[e]!;
+        let i = this.eLo[e]!;
+        // Stems that end at this node sort first in its range.
+        const endStart = i;
+        while (i < hi && sorted[i]!.length === p) i++;
+        if (i > endStart && pool[prev + m]! <= max) this.push(pool[prev + m]!, this.minRank(endStart, i), p, endStart, i, -1);
+        // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
+        // holds max + 1 (a cell is exact whenever it is ≤ max, and above max otherwise).
+        const from = Math.max(1, p + 1 - max), to = Math.min(m, p + 1 + max);
+        while (i < hi) {
+          const c = sorted[i]!.charCodeAt(p);
+          // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
+          let a = i + 1, b = hi;
+          while (a < b) { const mid = (a + b) >>> 1; if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1; else b = mid; }
+          count('resolve.trieRows');
+          // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
+          // remaining units against t[j..m): at least the difference of their lengths.
+          const restMin = rangeMin(this.lenMin, i, a) - p - 1, restMax = -rangeMin(this.lenMax, i, a) - p - 1;
+          if (used + w > pool.length) { const grown = new Int32Array(pool.length * 2); grown.set(pool); pool = this.pool = grown; }
+          const cur = used;
+          pool[cur] = p + 1 <= max ? p + 1 : cap;
+          let low = pool[cur]! + gap(m, restMin, restMax);
+          // Outside the band only the cells a later row or an ending reads are set (to max + 1): the
+          // one just before it, the one just after it, and the last.
+          if (from > 1) pool[cur + from - 1] = cap;
+          for (let j = from; j <= to; j++) {
+            const sub = pool[prev + j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
+            const del = pool[prev + j]! + 1;
+            const ins = pool[cur + j - 1]! + 1;
+            let v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (v > cap) v = cap;
+            pool[cur + j] = v;
+            const bound = v + gap(m - j, restMin, restMax);
+            if (bound < low) low = bound;
+          }
+          if (to < m) { pool[cur + to + 1] = cap; pool[cur + m] = cap; }
+          if (low <= max) { this.push(low > key ? low : key, this.minRank(i, a), p + 1, i, a, cur); used += w; }
+          i = a;
         }
-        for (let j = to + 1; j <= m; j++) pool[cur + j] = cap;
-        if (low <= max) { heap.push({ key: Math.max(low, e.key), rank: this.minRank(i, a), p: p + 1, lo: i, hi: a, row: cur }); used += w; }
-        i = a;
       }
+      if (best >= 0) return this.rawByRank[best]!;
     }
     return null;
-  }
-}
-
-/** A binary min-heap of entries, by (key, rank). */
-class Heap {
-  private readonly items: Entry[] = [];
-  push(e: Entry): void {
-    const h = this.items;
-    let i = h.length;
-    h.push(e);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(e, h[parent]!)) break;
-      h[i] = h[parent]!;
-      i = parent;
-    }
-    h[i] = e;
-  }
-  pop(): Entry | undefined {
-    const h = this.items;
-    const top = h[0];
-    const last = h.pop();
-    if (h.length === 0 || !last) return top;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= h.length) break;
-      const r = l + 1;
-      const c = r < h.length && before(h[r]!, h[l]!) ? r : l;
-      if (!before(h[c]!, last)) break;
-      h[i] = h[c]!;
-      i = c;
-    }
-    h[i] = last;
-    return top;
   }
 }
 

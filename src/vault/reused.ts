@@ -112,6 +112,26 @@ export class ReusedVaultFile implements VaultFile {
   get text(): string { return this.parsed.text; }
   get bytes(): Uint8Array { return this.parsed.bytes; }
   get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
-  position(offset: number): ReturnType<VaultFile['position']> { return this.parsed.position(offset); }
+  /**
+   * Rules report links by offset: a link's start (and a wikilink's end: `[[…]]` never spans a line)
+   * has its line and column from the cache, so reporting it does not read and decode the file.
+   */
+  position(offset: number): ReturnType<VaultFile['position']> {
+    let at = positionsOf.get(this);
+    if (!at) { at = linkPositions(this.links); positionsOf.set(this, at); }
+    return at.get(offset) ?? this.parsed.position(offset);
+  }
   lineCount(): number { return this.parsed.lineCount(); }
+}
+
+/** Built on first use (the file object is frozen). */
+const positionsOf = new WeakMap<ReusedVaultFile, Map<number, Position>>();
+
+function linkPositions(links: readonly Link[]): Map<number, Position> {
+  const at = new Map<number, Position>();
+  for (const l of links) {
+    at.set(l.offset, { line: l.line, column: l.column });
+    if (l.kind === 'wikilink') at.set(l.offset + l.length, { line: l.line, column: l.column + l.length });
+  }
+  return at;
 }

@@ -1,4 +1,5 @@
 import type { IndexEntry } from '../../vault/model.js';
+import { count } from '../../util/counters.js';
 import { defineRule } from '../types.js';
 import { linesConflict, subjectWords, viewLine, type LineConflict, type Viewed } from './contradiction.js';
 
@@ -14,6 +15,7 @@ export function lostCorrections(loaded: readonly IndexEntry[], lost: readonly In
     const candidates = new Set<number>();
     for (const w of subjectWords(v)) for (const i of byWord.get(w) ?? []) candidates.add(i);
     for (const i of [...candidates].sort((a, b) => a - b)) {
+      count('index.lostCorrectionPairs');
       const conflict = linesConflict(v, views[i]!);
       if (conflict) { out.push({ lost: e, loaded: loaded[i]!, conflict }); break; }
     }
@@ -36,9 +38,12 @@ export default defineRule({
       lost: 'line {line} ("{lostText}") is past the cut and contradicts line {loadedLine}, which the agent still loads ({detail})',
     },
   },
-  check({ vault, report }) {
+  // A file rule on the index alone: what it finds depends only on the index's text and the budget in
+  // config (not on other notes), so `check --cache` reuses it while the index's bytes are unchanged
+  // instead of running the conflict engine over every lost line again.
+  checkFile(file, { vault, report }) {
     const info = vault.indexInfo;
-    if (!info || !vault.index || !info.truncated || !info.lostEntries.length) return;
+    if (file !== vault.index || !info || !info.truncated || !info.lostEntries.length) return;
     const cut = info.cutLine ?? Infinity;
     const loaded = info.entries.filter((e) => e.line < cut);
     for (const c of lostCorrections(loaded, info.lostEntries)) {

@@ -45,30 +45,43 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
     if (key) cache.set(key, out);
     return out;
   }
-  let text = '';
-  const map: number[] = [];
-  const push = (chunk: string, from: number, sameLength: boolean): void => {
-    text += chunk;
-    if (sameLength) for (let k = 0; k < chunk.length; k++) map.push(from + k);
-  };
+  // Chunks joined once at the end. The map stays null while every run keeps its length (then the
+  // normalized unit k is raw unit k): it is built only from the first run that changes length or
+  // drops or maps a character, with the identity filled in for the text before it.
+  const chunks: string[] = [];
+  let length = 0;
+  let map: number[] | null = null;
   // ASCII runs in bulk; a non-ASCII run is normalized whole unless NFKC or lower-casing changes
   // its length or it holds an invisible character, then character by character.
   const RUN = /[\u0000-\u007f]+|[^\u0000-\u007f]+/g;
   for (let m = RUN.exec(raw); m; m = RUN.exec(raw)) {
     const seg = m[0];
-    if (seg.charCodeAt(0) < 0x80) { push(seg.toLowerCase(), m.index, true); continue; }
+    if (seg.charCodeAt(0) < 0x80) {
+      chunks.push(seg.toLowerCase());
+      if (map) for (let k = 0; k < seg.length; k++) map.push(m.index + k);
+      length += seg.length;
+      continue;
+    }
     const folded = seg.normalize('NFKC').toLowerCase();
-    if (folded.length === seg.length && !INVISIBLE_G.test(seg) && !CONFUSABLE_ANY.test(folded) && !CONFUSABLE_ANY.test(seg)) { push(folded, m.index, true); continue; }
+    if (folded.length === seg.length && !INVISIBLE_G.test(seg) && !CONFUSABLE_ANY.test(folded) && !CONFUSABLE_ANY.test(seg)) {
+      chunks.push(folded);
+      if (map) for (let k = 0; k < seg.length; k++) map.push(m.index + k);
+      length += seg.length;
+      continue;
+    }
+    if (!map) { map = new Array<number>(length); for (let k = 0; k < length; k++) map[k] = k; }
     let i = m.index;
     for (const ch of seg) {
       if (!INVISIBLE.test(ch)) {
         const f = fold(ch);
         for (let k = 0; k < f.length; k++) map.push(i);
-        text += f;
+        chunks.push(f);
+        length += f.length;
       }
       i += ch.length;
     }
   }
+  const text = chunks.join('');
   const out = { text, map };
   if (key) cache.set(key, out);
   return out;
