@@ -15,7 +15,8 @@ import { readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
-import { noteSignatures } from './signatures.js';
+import { noteSignatures, type SignatureSet } from './signatures.js';
+import { linkGraph } from './link-graph.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
@@ -118,7 +119,13 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   if (record) writeFolderListings(root, record, listings);
   if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
-  if (options.targetPath === config.index.file) return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardIndexText(root, config, draft));
+  if (options.targetPath === config.index.file) {
+    // Reachability from the signature cache's links, read only when the write changes the index's links.
+    let sigs: SignatureSet | undefined;
+    const g = guardIndexText(root, config, draft, () => linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode }))));
+    const counts = sigs as SignatureSet | undefined;
+    return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 } }, g);
+  }
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');
