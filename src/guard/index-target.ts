@@ -31,7 +31,18 @@ const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['
 
 /** The index text as the harness would read it, in memlint's model (entries, lost entries). */
 function indexInfoOf(root: string, config: Config, text: string): IndexInfo {
-  return vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).indexInfo!;
+  return indexVault(root, config, text).indexInfo!;
+}
+
+/** The index text as a one-file vault; the last two made are kept (a write measures `before` and `after` twice: size, then links). */
+const made: { root: string; config: Config; text: string; vault: Vault }[] = [];
+function indexVault(root: string, config: Config, text: string): Vault {
+  const hit = made.find((m) => m.text === text && m.root === root && m.config === config);
+  if (hit) return hit.vault;
+  const vault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]);
+  made.unshift({ root, config, text, vault });
+  made.length = Math.min(made.length, 2);
+  return vault;
 }
 
 const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
@@ -82,7 +93,7 @@ export function guardIndexText(root: string, config: Config, after: string, grap
 
 /** Link targets of an index text, raw (no vault needed). */
 function rawTargets(root: string, config: Config, text: string): Map<string, { kind: string; target: string }> {
-  const file = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).index!;
+  const file = indexVault(root, config, text).index!;
   const out = new Map<string, { kind: string; target: string }>();
   for (const l of file.links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
   return out;
