@@ -16,7 +16,7 @@ import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';
-import { linkGraph } from './link-graph.js';
+import { linkGraph, type LinkGraph } from './link-graph.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
@@ -122,7 +122,13 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   if (options.targetPath === config.index.file) {
     // Reachability from the signature cache's links, read only when the write changes the index's links.
     let sigs: SignatureSet | undefined;
-    const g = guardIndexText(root, config, draft, () => linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode }))));
+    const graphOf = (): LinkGraph => {
+      try { return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode }))); } catch {
+        // A cache whose header reads but whose JSON does not: answered without it, and written anew.
+        return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off' })));
+      }
+    };
+    const g = guardIndexText(root, config, draft, graphOf);
     const counts = sigs as SignatureSet | undefined;
     return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 } }, g);
   }

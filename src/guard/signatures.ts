@@ -30,12 +30,13 @@ export const flatLinks = (links: readonly { kind: string; target: string }[]): s
   return out;
 };
 
-export type CacheMode = 'read-write' | 'read-only' | 'off';
+/** 'rebuild': the cache is not read (it was found corrupt), and is written anew. */
+export type CacheMode = 'read-write' | 'read-only' | 'off' | 'rebuild';
 
 /** `found` is the vault's listing (guard walks it once, for the kind and for this). */
 export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode }): SignatureSet {
   const roleOf = roleClassifier(config, 'claude');
-  const table = options.cache !== 'off' ? readCache(root) : null;
+  const table = options.cache === 'read-write' || options.cache === 'read-only' ? readCache(root) : null;
   mark('  read cache');
   const valid: number[] = [];
   const fresh: NoteSignature[] = [];
@@ -58,7 +59,7 @@ export function noteSignatures(root: string, config: Config, found: Discovery, o
     const meta = { name: parsed.meta.name, type: parsed.meta.type, modified: parsed.meta.modified, origin: parsed.meta.origin };
     fresh.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta, links: () => links });
   }
-  if (options.cache === 'read-write' && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
+  if ((options.cache === 'read-write' || options.cache === 'rebuild') && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
     const all = [...valid.map((i) => table!.note(i)), ...fresh].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     try { writeCache(root, all); } catch { /* a read-only vault: answer without caching */ }
   }
