@@ -11,7 +11,9 @@ import { loadConfig } from '../src/config/load.js';
 import { guardDraft } from '../src/guard/run.js';
 import { reachability } from '../src/rules/shared.js';
 import { loadVault } from '../src/vault/load.js';
-import { tempDir } from './helpers/run.js';
+import { readCache } from '../src/guard/cache.js';
+import { GuardTimeout } from '../src/guard/deadline.js';
+import { runBin, tempDir } from './helpers/run.js';
 
 const note = (i: number, extra = ''): string => `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n${extra}`;
 const line = (i: number): string => `- [Note ${i}](note-${i}.md) — fact number ${i}`;
@@ -155,4 +157,33 @@ describe('index writes: the cached answer is the vault load\'s on real vaults', 
       }
     }, 60_000);
   }
+});
+
+describe('the hook\'s wall-clock bound', () => {
+  it('past --timeout the write passes unchecked with one line on stderr, and the notes read so far are cached', async () => {
+    const dir = vault(400);
+    const draft = note(1).replace('Fact number 1.', 'Fact number 1, again.');
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'note-1.md'), content: draft } });
+    const r = runBin(['guard', '--claude-hook', '--timeout', '1', dir], { stdin: payload });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^memlint guard --claude-hook: took longer than 1 ms \(stopped after reading \d+ notes \(cached for the next call\)\); raise it with --timeout MS; not checked\n$/);
+    // In process (the built CLI's cache is keyed by its build): a call past its bound caches what it read.
+    const { config } = await loadConfig(dir);
+    expect(() => guardDraft(dir, config, draft, { targetPath: 'note-1.md', deadline: Date.now() - 1 })).toThrow(GuardTimeout);
+    const table = readCache(dir);
+    expect(table!.paths.length).toBe(63);
+    // The next call goes on from there.
+    const next = guardDraft(dir, config, draft, { targetPath: 'note-1.md' });
+    expect(next.cache.fromCache).toBe(table!.paths.length);
+    expect(next.cache.fromCache + next.cache.computed).toBe(400);
+  });
+  it('without --timeout the hook answers as before (default bound 5 s), and a bad --timeout is a usage error', () => {
+    const dir = vault(12);
+    const payload = JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: join(dir, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' } });
+    const a = runBin(['guard', '--claude-hook', dir], { stdin: payload });
+    expect(JSON.parse(a.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
+    expect(runBin(['guard', '--claude-hook', '--timeout', 'soon', dir], { stdin: payload }).code).toBe(2);
+    expect(runBin(['guard', dir, '--timeout', '5'], { stdin: 'x' }).code).toBe(2);
+  });
 });

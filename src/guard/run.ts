@@ -17,6 +17,7 @@ import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';
 import { linkGraph, type LinkGraph } from './link-graph.js';
+import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
@@ -78,6 +79,8 @@ export interface GuardOptions {
   readonly cache?: 'read-write' | 'read-only' | 'off';
   /** The draft is the whole file after the write (the Claude Code hook), not a note or an entry to add. */
   readonly wholeFile?: boolean;
+  /** Epoch ms after which guard stops with GuardTimeout (the hook's wall-clock bound). */
+  readonly deadline?: number;
 }
 
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
@@ -123,9 +126,10 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     // Reachability from the signature cache's links, read only when the write changes the index's links.
     let sigs: SignatureSet | undefined;
     const graphOf = (): LinkGraph => {
-      try { return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode }))); } catch {
+      try { return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline }))); } catch (e) {
+        if (e instanceof GuardTimeout) throw e;
         // A cache whose header reads but whose JSON does not: answered without it, and written anew.
-        return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off' })));
+        return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off', deadline: options.deadline })));
       }
     };
     const g = guardIndexText(root, config, draft, graphOf);
@@ -142,7 +146,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
   mark('draft checked');
-  const sigs = noteSignatures(root, config, found, { cache: cacheMode });
+  const sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   // Sentence views are built only if some note is close enough to be read (most drafts have none).
@@ -164,6 +168,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   // One git query for every match that needs one (issue 16: not one `git log` per note).
   const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
   for (const n of candidates) {
+    checkDeadline(options.deadline, `comparing the draft with ${candidates.length} similar notes`);
     const similarity = similarityOf(draftHashes, n.shingles).score;
     if (similarity < THRESHOLDS.floor) continue;
     // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
