@@ -114,6 +114,9 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
   return withIndex({ verdict, matches, problems, reasons, cache: { fromCache: 0, computed: 0 } }, budget);
 }
 
+/** How many of the notes that share the draft's subject guard reads and sends to the conflict engine (the most similar first). */
+export const CONFLICT_CAP = 20;
+
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
   const cacheMode = !config.guard.cache ? 'off' : (options.cache ?? 'read-write');
   const listings = cacheMode !== 'off' ? readFolderListings(root) : undefined;
@@ -167,16 +170,21 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const before = new Map<string, number>();
   // One git query for every match that needs one (issue 16: not one `git log` per note).
   const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
+  // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
+  // arrays) because meta() decodes JSON, and most candidates stop there.
+  const scored: { n: NoteSignature; similarity: number }[] = [];
   for (const n of candidates) {
-    checkDeadline(options.deadline, `comparing the draft with ${candidates.length} similar notes`);
     const similarity = similarityOf(draftHashes, n.shingles).score;
-    if (similarity < THRESHOLDS.floor) continue;
-    // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
-    // arrays) because meta() decodes JSON, and most candidates stop above.
-    if (name && n.meta().name?.trim() === name) continue;
+    if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
+  }
+  // Reading a note and running the conflict engine on it is the expensive part: only notes close
+  // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
+  // vault hundreds of notes pass `related`, and the hook must stay fast).
+  const toRead = new Set(scored.filter((x) => x.similarity >= THRESHOLDS.related).sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1)).slice(0, CONFLICT_CAP).map((x) => x.n));
+  for (const { n, similarity } of scored) {
+    checkDeadline(options.deadline, `comparing the draft with ${scored.length} similar notes`);
     let conflict: GuardMatch['conflict'];
-    // Reading a note is the expensive part: only notes close enough to share a subject.
-    const note = similarity >= THRESHOLDS.related ? readNote(config, root, n.path) : null;
+    const note = toRead.has(n) ? readNote(config, root, n.path) : null;
     if (note) {
       const f = noteConflicts(draftClauses(), noteClauses(note), 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
