@@ -62,7 +62,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/recover.js'),
   },
   guard: {
-    usage: 'memlint guard [VAULT] [--file DRAFT] [--path TARGET] [--format pretty|json] | memlint guard --claude-hook [VAULT...]',
+    usage: 'memlint guard [VAULT] [--file DRAFT] [--path TARGET] [--format pretty|json] | memlint guard --claude-hook [--timeout MS] [VAULT...]',
     summary: 'before writing a note: refuse near-duplicates, show contradictions, run schema and security checks',
     load: () => import('./commands/guard.js'),
   },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { guardDraft, type GuardResult } from '../guard/run.js';
+import { GuardTimeout, HOOK_TIMEOUT_MS } from '../guard/deadline.js';
 import type { IO } from '../io.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { UsageError } from '../util/errors.js';
@@ -25,8 +26,14 @@ export async function run(args: string[], io: IO): Promise<number> {
     format: { type: 'string', short: 'f' },
     config: { type: 'string', short: 'c' },
     'claude-hook': { type: 'boolean' },
+    timeout: { type: 'string' },
   }, 16);
-  if (values['claude-hook']) return claudeHook(positionals, io);
+  if (values['claude-hook']) {
+    const ms = values.timeout === undefined ? HOOK_TIMEOUT_MS : Number(values.timeout);
+    if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`guard: --timeout takes milliseconds (0: no bound), not '${values.timeout}'`);
+    return claudeHook(positionals, io, ms);
+  }
+  if (values.timeout !== undefined) throw new UsageError('guard: --timeout bounds the hook only (--claude-hook)');
   if (positionals.length > 1) throw new UsageError(`guard: unexpected argument '${positionals[1]}'`);
   const format = oneOf('guard', 'format', values.format, ['pretty', 'json'] as const, 'pretty');
   const root = resolve(io.cwd, positionals[0] ?? '.');
@@ -47,7 +54,9 @@ export async function run(args: string[], io: IO): Promise<number> {
   return result.verdict === 'ok' ? 0 : 1;
 }
 
-async function claudeHook(vaults: string[], io: IO): Promise<number> {
+async function claudeHook(vaults: string[], io: IO, timeoutMs: number): Promise<number> {
+  // The bound counts from here: start-up before it is the same for every call.
+  const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
   // Loaded only in hook mode: it validates the payload with zod, which a plain guard does not need.
   const { hookAnswer, hookContext, hookInputSchema, hookTarget } = await import('../guard/claude-hook.js');
   let input;
@@ -64,7 +73,7 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)), io.env);
     if (!target) return 0;
     const { config } = await loadConfig(target.vault);
-    const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true });
+    const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true, ...(deadline !== undefined ? { deadline } : {}) });
     if (result.verdict === 'refuse') {
       io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));
       return 0;
@@ -76,7 +85,8 @@ async function claudeHook(vaults: string[], io: IO): Promise<number> {
     if (result.index?.advice.length) io.stdout.write(hookContext(`memlint: ${result.index.advice.join('; ')}`));
     return 0;
   } catch (e) {
-    io.stderr.write(`memlint guard --claude-hook: ${((e as Error)?.message ?? String(e)).split('\n')[0]}; not checked\n`);
+    const why = e instanceof GuardTimeout ? `took longer than ${timeoutMs} ms (${e.message}); raise it with --timeout MS` : ((e as Error)?.message ?? String(e)).split('\n')[0];
+    io.stderr.write(`memlint guard --claude-hook: ${why}; not checked\n`);
     return 0;
   }
 }

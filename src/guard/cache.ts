@@ -3,8 +3,10 @@
  * small JSON header (magic, version, count), then aligned typed arrays: sizes and mtimes
  * (Float64), offsets and lengths (Uint32), the words (Uint32: each note's MinHash signature then its
  * shingle hashes), and two strings: the paths joined by NUL, and each note's metadata as JSON joined
- * by NUL (parsed only for the notes that match). An entry is used only while its file has the same
- * size and mtime; a corrupt file or one from another version is rebuilt.
+ * by NUL (parsed only for the notes that match), and each note's links (kind and target, mentions
+ * left out) as a JSON array, found by their end offsets (Uint32), decoded only when an index write
+ * asks what is reachable. An entry is used only while its file has the same size and mtime; a corrupt
+ * file or one from another version is rebuilt.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,12 +24,16 @@ export interface NoteSignature {
   readonly shingles: Uint32Array;
   /** Name, type, modified and origin: parsed on first use. */
   meta(): NoteMetaLite;
+  /** Its links as kind, target, kind, target, … (mentions left out): parsed on first use. */
+  links(): readonly string[];
+  /** The links as the cache file holds them (JSON), copied as is when the cache is written again. */
+  linksJson?(): Buffer;
 }
 
-const MAGIC = 'memlint-guard-cache-2';
+const MAGIC = 'memlint-guard-cache-3';
 export const CACHE_FILE = join('.memlint', 'cache', 'guard-v2.bin');
 
-interface Header { magic: string; version: string; perms: number; count: number; words: number; pathsBytes: number; metaBytes: number }
+interface Header { magic: string; version: string; perms: number; count: number; words: number; pathsBytes: number; metaBytes: number; linksBytes: number }
 
 /** Metadata bytes per entry are found by offsets, decoded only for the notes that match. */
 
@@ -51,6 +57,8 @@ export class SignatureTable {
     readonly words: Uint32Array,
     private readonly metaStart: number,
     metaEnds: Uint32Array,
+    private readonly linksStart: number,
+    private readonly linkEnds: Uint32Array,
   ) {
     this.metaEnds = metaEnds;
     for (let i = 0; i < paths.length; i++) this.index.set(paths[i]!, i);
@@ -65,6 +73,15 @@ export class SignatureTable {
     return eq / PERMUTATIONS;
   }
 
+  /** Entry i's links (kind, target, …), decoded now. */
+  links(i: number): readonly string[] {
+    return JSON.parse(this.linksJson(i).toString('utf8')) as string[];
+  }
+
+  linksJson(i: number): Buffer {
+    return this.buf.subarray(this.linksStart + (i === 0 ? 0 : this.linkEnds[i - 1]!), this.linksStart + this.linkEnds[i]!);
+  }
+
   note(i: number): NoteSignature {
     const o = this.offsets[i]!, len = this.lengths[i]!;
     const from = i === 0 ? this.metaStart : this.metaEnds[i - 1]! + 1;
@@ -75,6 +92,8 @@ export class SignatureTable {
       path: this.paths[i]!, size: this.sizes[i]!, mtimeMs: this.mtimes[i]!,
       signature: this.words.subarray(o, o + PERMUTATIONS), shingles: this.words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
       meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
+      links: () => this.links(i),
+      linksJson: () => this.linksJson(i),
     };
   }
 }
@@ -96,17 +115,20 @@ export function readCache(vaultRoot: string): SignatureTable | null {
     const sizes = new Float64Array(ab, base + at, n); at += n * 8;
     const mtimes = new Float64Array(ab, base + at, n); at += n * 8;
     const offsets = new Uint32Array(ab, base + at, n); at += n * 4;
-    const lengths = new Uint32Array(ab, base + at, n); at = align8(at + n * 4);
+    const lengths = new Uint32Array(ab, base + at, n); at += n * 4;
+    const linkEnds = new Uint32Array(ab, base + at, n); at = align8(at + n * 4);
     const words = new Uint32Array(ab, base + at, header.words); at += header.words * 4;
     const paths = buf.toString('utf8', at, at + header.pathsBytes).split('\0'); at += header.pathsBytes;
     const metaStart = at;
+    const linksStart = metaStart + header.metaBytes;
+    if (linksStart + header.linksBytes > buf.length || (n > 0 && linkEnds[n - 1] !== header.linksBytes)) return null;
     const metaEnds = new Uint32Array(n);
     let k = 0;
     for (let i = metaStart; i < metaStart + header.metaBytes && k < n; i++) if (buf[i] === 0) metaEnds[k++] = i;
     if (k === n - 1) metaEnds[k++] = metaStart + header.metaBytes;
     if (paths.length !== n || k !== n) return null;
-    for (let i = 0; i < n; i++) if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length) return null;
-    return new SignatureTable(buf, paths, sizes, mtimes, offsets, lengths, words, metaStart, metaEnds);
+    for (let i = 0; i < n; i++) if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length || (i > 0 && linkEnds[i]! < linkEnds[i - 1]!)) return null;
+    return new SignatureTable(buf, paths, sizes, mtimes, offsets, lengths, words, metaStart, metaEnds, linksStart, linkEnds);
   } catch {
     return null; // corrupt: rebuilt by the caller
   }
@@ -118,13 +140,15 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   for (const note of notes) total += PERMUTATIONS + note.shingles.length;
   const paths = Buffer.from(notes.map((x) => x.path).join('\0'), 'utf8');
   const metas = Buffer.from(notes.map((x) => JSON.stringify(x.meta()).replace(/\0/g, '')).join('\0'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: CACHE_KEY, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length } satisfies Header));
+  const linkParts = notes.map((x) => x.linksJson?.() ?? Buffer.from(JSON.stringify(x.links()), 'utf8'));
+  const links = Buffer.concat(linkParts);
+  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: CACHE_KEY, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length, linksBytes: links.length } satisfies Header));
   let at = align8(4 + header.length);
   const numbersStart = at;
-  at += n * 8 * 2 + n * 4 * 2;
+  at += n * 8 * 2 + n * 4 * 3;
   at = align8(at);
   const wordsStart = at;
-  const size = wordsStart + total * 4 + paths.length + metas.length;
+  const size = wordsStart + total * 4 + paths.length + metas.length + links.length;
   const ab = new ArrayBuffer(size);
   const out = Buffer.from(ab);
   out.writeUInt32LE(header.length, 0);
@@ -133,6 +157,9 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   const mtimes = new Float64Array(ab, numbersStart + n * 8, n);
   const offsets = new Uint32Array(ab, numbersStart + n * 16, n);
   const lengths = new Uint32Array(ab, numbersStart + n * 20, n);
+  const linkEnds = new Uint32Array(ab, numbersStart + n * 24, n);
+  let end = 0;
+  linkParts.forEach((b, i) => { end += b.length; linkEnds[i] = end; });
   const words = new Uint32Array(ab, wordsStart, total);
   let w = 0;
   notes.forEach((x, i) => {
@@ -142,6 +169,7 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   });
   paths.copy(out, wordsStart + total * 4);
   metas.copy(out, wordsStart + total * 4 + paths.length);
+  links.copy(out, wordsStart + total * 4 + paths.length + metas.length);
   const file = join(vaultRoot, CACHE_FILE);
   writeCacheFile(file, out);
 }

@@ -8,13 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { unitName } from '../rules/index/over-budget.js';
-import { reachability } from '../rules/shared.js';
 import { loadedEntries, pyStrip, splitEntries, storeChars, codePoints } from '../vault/hermes.js';
 import { harnessCut, type Budget } from '../vault/index-file.js';
-import { loadVault } from '../vault/load.js';
 import { vaultFromText } from '../vault/memory.js';
 import type { IndexEntry, IndexInfo, Vault } from '../vault/model.js';
-import { buildLookup, resolvePath, resolveWikilink } from '../vault/resolve.js';
+import type { LinkGraph } from './link-graph.js';
 
 export interface IndexGuard {
   readonly verdict: 'ok' | 'ask' | 'refuse';
@@ -33,15 +31,27 @@ const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['
 
 /** The index text as the harness would read it, in memlint's model (entries, lost entries). */
 function indexInfoOf(root: string, config: Config, text: string): IndexInfo {
-  return vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).indexInfo!;
+  return indexVault(root, config, text).indexInfo!;
+}
+
+/** The index text as a one-file vault; the last two made are kept (a write measures `before` and `after` twice: size, then links). */
+const made: { root: string; config: Config; text: string; vault: Vault }[] = [];
+function indexVault(root: string, config: Config, text: string): Vault {
+  const hit = made.find((m) => m.text === text && m.root === root && m.config === config);
+  if (hit) return hit.vault;
+  const vault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]);
+  made.unshift({ root, config, text, vault });
+  made.length = Math.min(made.length, 2);
+  return vault;
 }
 
 const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
 const show = (e: IndexEntry): string => `line ${e.line} "${e.text.trim().slice(0, 70)}"`;
-const room = (info: IndexInfo, unit: string): string => `${Math.max(0, info.maxLines - info.lines)} lines and ${Math.max(0, info.maxBytes - info.bytes)} ${unit} left (${info.lines}/${info.maxLines} lines, ${info.bytes}/${info.maxBytes} ${unit})`;
+const room = (info: Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'>, unit: string): string => `${Math.max(0, info.maxLines - info.lines)} lines and ${Math.max(0, info.maxBytes - info.bytes)} ${unit} left (${info.lines}/${info.maxLines} lines, ${info.bytes}/${info.maxBytes} ${unit})`;
 
 /** A write whose result is the whole index text `after`. */
-export function guardIndexText(root: string, config: Config, after: string): IndexGuard {
+/** `graphOf` gives the vault's link graph (guard's cache): asked only when the write changes the index's links. */
+export function guardIndexText(root: string, config: Config, after: string, graphOf: () => LinkGraph): IndexGuard {
   const before = readText(join(root, config.index.file));
   const next = indexInfoOf(root, config, after);
   const unit = unitName(next.measure);
@@ -68,7 +78,7 @@ export function guardIndexText(root: string, config: Config, after: string): Ind
     }
   }
   if (before !== null) {
-    const links = linkChanges(root, config, before, after);
+    const links = linkChanges(root, config, before, after, graphOf);
     if (links.unreachable.length) {
       verdict = worst(verdict, 'ask');
       reasons.push(`this write removes the only path to ${links.unreachable.length} note(s), which the agent would no longer find: ${links.unreachable.slice(0, 8).join(', ')}${links.unreachable.length > 8 ? ', …' : ''}`);
@@ -83,14 +93,14 @@ export function guardIndexText(root: string, config: Config, after: string): Ind
 
 /** Link targets of an index text, raw (no vault needed). */
 function rawTargets(root: string, config: Config, text: string): Map<string, { kind: string; target: string }> {
-  const file = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]).index!;
+  const file = indexVault(root, config, text).index!;
   const out = new Map<string, { kind: string; target: string }>();
   for (const l of file.links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
   return out;
 }
 
 /** Notes only the removed lines reached, and links the new lines add to nothing. Reads the vault only when the links change. */
-function linkChanges(root: string, config: Config, before: string, after: string): { unreachable: string[]; broken: string[] } {
+function linkChanges(root: string, config: Config, before: string, after: string, graphOf: () => LinkGraph): { unreachable: string[]; broken: string[] } {
   const old = rawTargets(root, config, before);
   const next = rawTargets(root, config, after);
   const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
@@ -103,28 +113,20 @@ function linkChanges(root: string, config: Config, before: string, after: string
     try { return existsSync(join(root, decodeURIComponent(t))); } catch { return false; }
   };
   if (!removed && added.every(plainFile)) return { unreachable: [], broken: [] };
-  const vault = loadVault(root, { config, kind: 'claude' });
-  const lookup = buildLookup(vault.notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), vault.files.map((f) => f.path), vault.otherFiles);
-  const resolve = (l: { kind: string; target: string }): string | null | 'outside' => {
-    const r = l.kind === 'wikilink' ? resolveWikilink(l.target, lookup) : resolvePath(config.index.file, l.target, lookup, root);
-    return r.resolution === 'outside' ? 'outside' : r.resolved;
-  };
+  const graph = graphOf();
+  const resolve = (l: { kind: string; target: string }): string | null | 'outside' => graph.resolve(config.index.file, l.kind, l.target);
   const broken = added.filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink').filter((l) => resolve(l) === null).map((l) => l.target);
   if (!removed) return { unreachable: [], broken };
-  // Reachability after the write: the new index's links, then the same walk `check` does.
-  const start = new Set<string>();
-  for (const l of next.values()) { const r = resolve(l); if (r && r !== 'outside') start.add(r); }
-  for (const f of [vault.catalog, ...vault.secondaryIndexes]) for (const l of f?.links ?? []) if (l.resolved && l.kind !== 'mention') start.add(l.resolved);
-  const seen = new Set<string>();
-  const queue = [...start];
-  while (queue.length) {
-    const p = queue.pop()!;
-    if (seen.has(p)) continue;
-    seen.add(p);
-    const f = vault.byPath.get(p);
-    if (f && f.role === 'note') for (const l of f.links) if (l.resolved && l.kind !== 'mention' && !seen.has(l.resolved)) queue.push(l.resolved);
-  }
-  const unreachable = [...reachability(vault).linked].filter((p) => vault.byPath.get(p)?.role === 'note' && !seen.has(p)).sort();
+  // Reachability before and after the write: the index's links with the catalog's and secondary
+  // indexes', then the same walk `check` does (reachability() in rules/shared.ts).
+  const others = graph.otherRootTargets();
+  const startOf = (links: Map<string, { kind: string; target: string }>): Set<string> => {
+    const s = new Set(others);
+    for (const l of links.values()) { const r = resolve(l); if (r && r !== 'outside') s.add(r); }
+    return s;
+  };
+  const now = graph.reach(startOf(next));
+  const unreachable = [...graph.reach(startOf(old))].filter((p) => graph.isNote(p) && !now.has(p)).sort();
   return { unreachable, broken };
 }
 
@@ -147,8 +149,10 @@ export function guardNoteIndexLine(root: string, config: Config, path: string, d
   const advice = [`no line in ${config.index.file} links ${path} yet: the agent will never see this note until one does, e.g. ${JSON.stringify(line)}`];
   const with1 = harnessCut(`${index.replace(/\s+$/, '')}\n${line}\n`, budgetOf(config));
   if (with1.truncated) {
-    const now = indexInfoOf(root, config, index);
-    const unit = unitName(now.measure);
+    // The room left, from the cut alone (readIndex would parse and resolve every index line: 1.6 s for a 9,000-line index).
+    const cut = harnessCut(index, budgetOf(config));
+    const now = { lines: cut.lines, bytes: cut.size, maxLines: config.index.maxLines, maxBytes: config.index.maxBytes };
+    const unit = unitName(config.index.measure ?? 'utf16');
     return { verdict: 'ask', reasons: [`${config.index.file} has no room for this note's line: ${room(now, unit)}, and the line needs 1 line and ${line.length} ${unit}. Make room first (${FIX}), or the note stays invisible`], advice };
   }
   return { verdict: 'ok', reasons: [], advice };

@@ -15,7 +15,9 @@ import { readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/memory.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
-import { noteSignatures } from './signatures.js';
+import { noteSignatures, type SignatureSet } from './signatures.js';
+import { linkGraph, type LinkGraph } from './link-graph.js';
+import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
@@ -77,6 +79,8 @@ export interface GuardOptions {
   readonly cache?: 'read-write' | 'read-only' | 'off';
   /** The draft is the whole file after the write (the Claude Code hook), not a note or an entry to add. */
   readonly wholeFile?: boolean;
+  /** Epoch ms after which guard stops with GuardTimeout (the hook's wall-clock bound). */
+  readonly deadline?: number;
 }
 
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
@@ -110,6 +114,9 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
   return withIndex({ verdict, matches, problems, reasons, cache: { fromCache: 0, computed: 0 } }, budget);
 }
 
+/** How many of the notes that share the draft's subject guard reads and sends to the conflict engine (the most similar first). */
+export const CONFLICT_CAP = 20;
+
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
   const cacheMode = !config.guard.cache ? 'off' : (options.cache ?? 'read-write');
   const listings = cacheMode !== 'off' ? readFolderListings(root) : undefined;
@@ -118,7 +125,20 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   if (record) writeFolderListings(root, record, listings);
   if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
-  if (options.targetPath === config.index.file) return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardIndexText(root, config, draft));
+  if (options.targetPath === config.index.file) {
+    // Reachability from the signature cache's links, read only when the write changes the index's links.
+    let sigs: SignatureSet | undefined;
+    const graphOf = (): LinkGraph => {
+      try { return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline }))); } catch (e) {
+        if (e instanceof GuardTimeout) throw e;
+        // A cache whose header reads but whose JSON does not: answered without it, and written anew.
+        return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off', deadline: options.deadline })));
+      }
+    };
+    const g = guardIndexText(root, config, draft, graphOf);
+    const counts = sigs as SignatureSet | undefined;
+    return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 } }, g);
+  }
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');
@@ -129,7 +149,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
   mark('draft checked');
-  const sigs = noteSignatures(root, config, found, { cache: cacheMode });
+  const sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
   // Sentence views are built only if some note is close enough to be read (most drafts have none).
@@ -150,15 +170,21 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const before = new Map<string, number>();
   // One git query for every match that needs one (issue 16: not one `git log` per note).
   const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
+  // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
+  // arrays) because meta() decodes JSON, and most candidates stop there.
+  const scored: { n: NoteSignature; similarity: number }[] = [];
   for (const n of candidates) {
     const similarity = similarityOf(draftHashes, n.shingles).score;
-    if (similarity < THRESHOLDS.floor) continue;
-    // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
-    // arrays) because meta() decodes JSON, and most candidates stop above.
-    if (name && n.meta().name?.trim() === name) continue;
+    if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
+  }
+  // Reading a note and running the conflict engine on it is the expensive part: only notes close
+  // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
+  // vault hundreds of notes pass `related`, and the hook must stay fast).
+  const toRead = new Set(scored.filter((x) => x.similarity >= THRESHOLDS.related).sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1)).slice(0, CONFLICT_CAP).map((x) => x.n));
+  for (const { n, similarity } of scored) {
+    checkDeadline(options.deadline, `comparing the draft with ${scored.length} similar notes`);
     let conflict: GuardMatch['conflict'];
-    // Reading a note is the expensive part: only notes close enough to share a subject.
-    const note = similarity >= THRESHOLDS.related ? readNote(config, root, n.path) : null;
+    const note = toRead.has(n) ? readNote(config, root, n.path) : null;
     if (note) {
       const f = noteConflicts(draftClauses(), noteClauses(note), 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };

@@ -8,6 +8,7 @@ import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { readCache, writeCache, type NoteSignature, type SignatureTable } from './cache.js';
 import { mark } from '../util/timing.js';
+import { checkDeadline, type Deadline } from './deadline.js';
 
 export interface SignatureSet {
   readonly table: SignatureTable | null;
@@ -17,36 +18,59 @@ export interface SignatureSet {
   readonly fresh: readonly NoteSignature[];
   readonly fromCache: number;
   readonly computed: number;
+  /** Notes read but given no signature (too large, not text): their links and name, for reachability. */
+  readonly unsigned: readonly { readonly path: string; readonly name: string | null; readonly links: readonly string[] }[];
+  /** Notes that could not be read at all (a vault load leaves them out too). */
+  readonly unreadable: readonly string[];
 }
 
-export type CacheMode = 'read-write' | 'read-only' | 'off';
+/** A parse's links as the cache keeps them: kind, target, … (mentions left out: they do not make a note reachable). */
+export const flatLinks = (links: readonly { kind: string; target: string }[]): string[] => {
+  const out: string[] = [];
+  for (const l of links) if (l.kind !== 'mention') out.push(l.kind, l.target);
+  return out;
+};
+
+/** 'rebuild': the cache is not read (it was found corrupt), and is written anew. */
+export type CacheMode = 'read-write' | 'read-only' | 'off' | 'rebuild';
 
 /** `found` is the vault's listing (guard walks it once, for the kind and for this). */
-export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode }): SignatureSet {
+export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode; deadline?: Deadline }): SignatureSet {
   const roleOf = roleClassifier(config, 'claude');
-  const table = options.cache !== 'off' ? readCache(root) : null;
+  const table = options.cache === 'read-write' || options.cache === 'read-only' ? readCache(root) : null;
   mark('  read cache');
   const valid: number[] = [];
   const fresh: NoteSignature[] = [];
+  const unsigned: { path: string; name: string | null; links: readonly string[] }[] = [];
+  const unreadable: string[] = [];
+  let late = false;
+  let reads = 0;
   for (const f of found.markdown) {
     if (roleOf(f.path) !== 'note') continue;
+    // Past the bound, stop reading; what was computed is still cached below, so the next call goes on from there.
+    if (options.deadline !== undefined && (++reads & 63) === 0 && Date.now() > options.deadline) { late = true; break; }
     const i = table?.index.get(f.path);
     if (i !== undefined) {
       // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
       const st = statSync(f.absPath, { throwIfNoEntry: false });
-      if (!st) continue;
+      if (!st) { unreadable.push(f.path); continue; }
       if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) { valid.push(i); continue; }
     }
     let parsed;
-    try { parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes, { scan: false }); } catch { continue; }
-    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') continue;
+    try { parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes); } catch { unreadable.push(f.path); continue; }
+    const links = flatLinks(parsed.scan.links);
+    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') { unsigned.push({ path: f.path, name: parsed.meta.name, links }); continue; }
     const hashes = shingleHashes(tokens(statedText(parsed)));
     const meta = { name: parsed.meta.name, type: parsed.meta.type, modified: parsed.meta.modified, origin: parsed.meta.origin };
-    fresh.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta });
+    fresh.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta, links: () => links });
   }
-  if (options.cache === 'read-write' && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
-    const all = [...valid.map((i) => table!.note(i)), ...fresh].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if ((options.cache === 'read-write' || options.cache === 'rebuild') && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
+    // Stopped early: the entries not reached yet are kept as they were (each is checked by size and mtime when read).
+    const seen = late ? new Set([...valid.map((i) => table!.paths[i]!), ...fresh.map((n) => n.path)]) : null;
+    const keep = seen && table ? table.paths.map((_, i) => i).filter((i) => !seen.has(table.paths[i]!)) : [];
+    const all = [...valid.map((i) => table!.note(i)), ...keep.map((i) => table!.note(i)), ...fresh].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     try { writeCache(root, all); } catch { /* a read-only vault: answer without caching */ }
   }
-  return { table, valid, fresh, fromCache: valid.length, computed: fresh.length };
+  if (late) checkDeadline(options.deadline, `after reading ${fresh.length} notes (cached for the next call)`);
+  return { table, valid, fresh, fromCache: valid.length, computed: fresh.length, unsigned, unreadable };
 }

@@ -57,8 +57,8 @@ function safeDecode(s: string): string {
   try { return decodeURIComponent(s); } catch { return s; }
 }
 
-/** A markdown link, definition or backticked mention, relative to the file that holds it. */
-export function resolvePath(fromPath: string, target: string, lookup: NoteLookup, vaultRoot: string): Resolved {
+/** A markdown link, definition or backticked mention, relative to the file that holds it. `suggest` false: no did-you-mean (guard's reachability needs only `resolved`). */
+export function resolvePath(fromPath: string, target: string, lookup: NoteLookup, vaultRoot: string, suggest = true): Resolved {
   const raw = target.trim();
   if (raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//')) return { resolved: null, resolution: 'external', suggestion: null };
   let clean = safeDecode(raw.replace(/[?#].*$/, ''));
@@ -77,12 +77,13 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
     return { resolved: normal, resolution: normal.toLowerCase().endsWith('.md') ? 'path' : 'not-markdown', suggestion: null };
   }
   if (!normal.toLowerCase().endsWith('.md')) return { resolved: null, resolution: 'not-markdown', suggestion: null };
+  if (!suggest) return { resolved: null, resolution: 'missing', suggestion: null };
   const stem = normal.slice(normal.lastIndexOf('/') + 1, -3);
   const near = lookup.byFolded().get(fold(stem)) ?? closestPath(stem, lookup);
   return { resolved: null, resolution: 'missing', suggestion: near };
 }
 
-export function resolveWikilink(target: string, lookup: NoteLookup): Resolved {
+export function resolveWikilink(target: string, lookup: NoteLookup, suggest = true): Resolved {
   const t = target.replace(/\.md$/i, '').trim();
   const byStem = lookup.byStem.get(t) ?? (t.includes('/') ? (lookup.markdown.has(`${t}.md`) ? `${t}.md` : undefined) : undefined);
   if (byStem) return { resolved: byStem, resolution: 'stem', suggestion: null };
@@ -90,21 +91,21 @@ export function resolveWikilink(target: string, lookup: NoteLookup): Resolved {
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
   const folded = lookup.byFolded().get(fold(t));
   if (folded) return { resolved: folded, resolution: 'folded', suggestion: null };
-  return { resolved: null, resolution: 'missing', suggestion: closest(t, lookup) };
+  return { resolved: null, resolution: 'missing', suggestion: suggest ? closest(t, lookup) : null };
 }
 
-export function resolveLink(fromPath: string, link: ScannedLink, lookup: NoteLookup, vaultRoot: string): Resolved {
-  if (link.kind === 'wikilink') return resolveWikilink(link.target, lookup);
+export function resolveLink(fromPath: string, link: Pick<ScannedLink, 'kind' | 'target'>, lookup: NoteLookup, vaultRoot: string, suggest = true): Resolved {
+  if (link.kind === 'wikilink') return resolveWikilink(link.target, lookup, suggest);
   if (link.kind === 'mention') {
     // `feedback_x.md` in prose names a note relative to the vault, or relative to the file.
-    const rel = resolvePath(fromPath, link.target, lookup, vaultRoot);
+    const rel = resolvePath(fromPath, link.target, lookup, vaultRoot, suggest);
     if (rel.resolved) return rel;
-    const fromRoot = resolvePath('', link.target, lookup, vaultRoot);
+    const fromRoot = resolvePath('', link.target, lookup, vaultRoot, suggest);
     if (fromRoot.resolved) return fromRoot;
     const byStem = lookup.byStem.get(link.target.slice(link.target.lastIndexOf('/') + 1, -3));
     return byStem ? { resolved: byStem, resolution: 'path', suggestion: null } : rel;
   }
-  return resolvePath(fromPath, link.target, lookup, vaultRoot);
+  return resolvePath(fromPath, link.target, lookup, vaultRoot, suggest);
 }
 
 /** Levenshtein distance, stopping early past `max` (then `max + 1`). One pair of rows reused for every call. */
