@@ -10,6 +10,7 @@ import { harnessCut, measureText } from '../../vault/index-file.js';
 import { decodeBytes } from '../../vault/text.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
 import { defineStage } from '../stage.js';
+import { count } from '../../util/counters.js';
 import { orphanLines } from './vault-items.js';
 
 type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
@@ -197,6 +198,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * this runs once per section moved, so a full parse here made the stage O(sections × index).
  */
 function measure(vault: Vault, index: VaultFile, lines: readonly string[]): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
+  count('consolidate.indexMeasures');
   const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
   const full = `${index.bom ? '\uFEFF' : ''}${text}`;
   // Text that UTF-8 round-trips unchanged (no lone surrogate, no NUL, no BOM of its own) decodes to
