@@ -13,7 +13,7 @@ import { defineStage } from '../stage.js';
 import { count } from '../../util/counters.js';
 import { orphanLines } from './vault-items.js';
 
-type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
+export type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
 
 interface Block {
   /** 1-based first and last line. */
@@ -141,7 +141,7 @@ const encoder = new TextEncoder();
  * it. The bound may only say "does not fit yet" (then the exact measure is skipped); it returns null
  * where the exact measure reads no text (a NUL byte; a file that may exceed the size limit).
  */
-function lowerBound(vault: Vault, index: VaultFile, lines: readonly string[], extra: readonly string[]): (moves: readonly Move[]) => Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> | null {
+export function lowerBound(vault: Vault, index: VaultFile, lines: readonly string[], extra: readonly string[]): (moves: readonly Move[]) => Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> | null {
   const measureKind = vault.config.index.measure;
   const nonBlank = (t: string): number => (t.trim() === '' ? 0 : 1);
   const core = (t: string): number => measureText(t.trim(), measureKind);
@@ -197,7 +197,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the same bytes, decoded and cut the same way), without parsing the file or resolving its links:
  * this runs once per section moved, so a full parse here made the stage O(sections × index).
  */
-function measure(vault: Vault, index: VaultFile, lines: readonly string[]): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
+export function measure(vault: Vault, index: VaultFile, lines: readonly string[]): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
   count('consolidate.indexMeasures');
   const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
   const full = `${index.bom ? '\uFEFF' : ''}${text}`;
