@@ -12,6 +12,7 @@ import type { ItemDraft, Stage, StageContext } from './stage.js';
 import { HERMES_STAGES, STAGES } from './stages/index.js';
 import { entryNotes } from './entries.js';
 import { parseEntryPath } from '../vault/hermes.js';
+import { mark } from '../util/timing.js';
 
 export interface ConsolidateOptions {
   readonly root?: string;
@@ -30,8 +31,14 @@ const ID_PREFIX: Record<ItemKind, string> = {
 /** Also the order conflicts are settled in: an earlier kind's item claims a note first. */
 const KIND_ORDER: ItemKind[] = ['index-overflow', 'store-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
 
+/** A file's bytes never change once loaded: each is hashed once (items name the index many times). */
+const shaOf = new WeakMap<VaultFile, string>();
+
 export function fileSha(file: VaultFile | undefined): string {
-  return file ? sha256Hex(file.bytes) : 'absent';
+  if (!file) return 'absent';
+  let sha = shaOf.get(file);
+  if (sha === undefined) { sha = sha256Hex(file.bytes); shaOf.set(file, sha); }
+  return sha;
 }
 
 /** Hash of every file path and content hash: index and catalog rewrites are planned against it. */
@@ -46,9 +53,12 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   // In a Hermes vault every store entry is a note (path `MEMORY.md#3`), compared by the same stages.
   const notes = vault.kind === 'hermes' ? entryNotes(vault) : notesUnderRules(vault);
   progress(`reading ${notes.length} notes`);
+  mark('consolidate start');
   const features = noteFeatures(notes);
+  mark('  note features');
   progress('comparing notes');
   const pairs = similarPairs(features);
+  mark('  similar pairs');
   const inbound = new Map<string, number>();
   for (const n of vault.notes) {
     const targets = new Set(n.links.map((l) => l.resolved).filter((r): r is string => r !== null && r !== n.path));
@@ -61,6 +71,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   for (const stage of options.stages ?? (vault.kind === 'hermes' ? HERMES_STAGES : STAGES)) {
     progress(`stage ${stage.id}`);
     drafts.push(...stage.run(ctx));
+    mark(`  ${stage.id}`);
   }
   resolveConflicts(drafts, summary);
   const history = gitHistory(vault.root);
@@ -94,6 +105,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     };
   });
   summary.items = Object.fromEntries(KIND_ORDER.map((k) => [k, counters.get(k) ?? 0]));
+  mark('  items');
   return {
     version: 1,
     tool: `memlint ${VERSION}`,

@@ -2,6 +2,7 @@
 import type { VaultFile } from '../vault/model.js';
 import { lshCandidates, signature } from './minhash.js';
 import { similarity, THRESHOLDS } from './score.js';
+import { count } from '../util/counters.js';
 import { isNumberToken, NEGATIONS, shingleHashes, statedText, tokens } from './text.js';
 
 export interface NoteFeatures {
@@ -36,11 +37,10 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
-  for (const [key, count] of sharedRareKeys(features.length, (i) => features[i]!.shingles, maxDf)) {
-    const a = Math.floor(key / features.length), b = key % features.length;
+  forEachRarePair(features.length, (i) => features[i]!.shingles, maxDf, (a, b, count) => {
     const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
     if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
-  }
+  });
   return out;
 }
 
@@ -50,6 +50,17 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
  * terms find two notes on one subject.
  */
 export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number): Map<number, number> {
+  const counts = new Map<number, number>();
+  forEachRarePair(n, keysOf, maxDf, (a, b, count) => counts.set(a * n + b, count));
+  return counts;
+}
+
+/**
+ * sharedRareKeys without the map: `visit(a, b, count)` once per pair (a < b) sharing rare keys,
+ * a ascending. Each note's pairs are counted in one typed array (no per-pair allocation); the work is
+ * the sum over rare keys of (notes using it)², at most n × maxDf per key's notes.
+ */
+export function forEachRarePair<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number, visit: (a: number, b: number, count: number) => void): void {
   const postings = new Map<K, number[]>();
   for (let i = 0; i < n; i++) {
     for (const k of keysOf(i)) {
@@ -58,15 +69,42 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
       else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
     }
   }
-  const counts = new Map<number, number>();
+  // The rare lists (2..maxDf notes, ascending), and for each note the lists it is in (CSR).
+  const lists: number[][] = [];
+  const degree = new Int32Array(n + 1);
   for (const list of postings.values()) {
     if (list.length < 2 || list.length > maxDf) continue;
-    for (let x = 0; x < list.length; x++) for (let y = x + 1; y < list.length; y++) {
-      const key = list[x]! * n + list[y]!;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+    lists.push(list);
+    for (const i of list) degree[i + 1]!++;
+  }
+  postings.clear();
+  for (let i = 0; i < n; i++) degree[i + 1]! += degree[i]!;
+  const member = new Int32Array(degree[n]!);
+  const fill = degree.slice(0, n);
+  for (let l = 0; l < lists.length; l++) for (const i of lists[l]!) member[fill[i]!++] = l;
+  const shared = new Int32Array(n);
+  const touched = new Int32Array(n);
+  let increments = 0;
+  for (let a = 0; a < n; a++) {
+    let t = 0;
+    for (let m = degree[a]!; m < degree[a + 1]!; m++) {
+      const list = lists[member[m]!]!;
+      // Lists are ascending: the notes after a are the pairs (a, b) with a < b.
+      for (let x = list.length - 1; x >= 0; x--) {
+        const b = list[x]!;
+        if (b <= a) break;
+        if (shared[b] === 0) touched[t++] = b;
+        shared[b]!++;
+        increments++;
+      }
+    }
+    for (let k = 0; k < t; k++) {
+      const b = touched[k]!;
+      visit(a, b, shared[b]!);
+      shared[b] = 0;
     }
   }
-  return counts;
+  count('similarity.rareKeyPairIncrements', increments);
 }
 
 export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
@@ -74,10 +112,12 @@ export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
   const n = features.length;
   const seen = new Set<number>();
   const candidates = [...lshCandidates(features.map((f) => f.signature)), ...rareShingleCandidates(features)];
+  count('similarity.candidatePairs', candidates.length);
   for (const [a, b] of candidates) {
     const key = a * n + b;
     if (seen.has(key)) continue;
     seen.add(key);
+    count('similarity.exactComparisons');
     const s = similarity(features[a]!.shingles, features[b]!.shingles);
     out.push({ a, b, jaccard: s.jaccard, containment: s.containment });
   }

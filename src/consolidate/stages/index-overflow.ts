@@ -6,12 +6,14 @@
  */
 import type { Action } from '../../proposal/schema.js';
 import { notesUnderRules } from '../../rules/shared.js';
-import { vaultFromText } from '../../vault/memory.js';
+import { harnessCut, measureText } from '../../vault/index-file.js';
+import { decodeBytes } from '../../vault/text.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
 import { defineStage } from '../stage.js';
+import { count } from '../../util/counters.js';
 import { orphanLines } from './vault-items.js';
 
-type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
+export type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
 
 interface Block {
   /** 1-based first and last line. */
@@ -91,12 +93,30 @@ function fenceMap(lines: readonly string[]): boolean[] {
 }
 
 /** How much the agent needs a block: rules and warnings first, then notes about feedback and the user. */
-function score(vault: Vault, index: VaultFile, lines: readonly string[], b: { from: number; to: number; heading: string | null }, total: number): number {
+/** Per index line, how many of its resolved links go to feedback and to user notes (score() sums ranges of them). */
+function linkTypesByLine(vault: Vault, index: VaultFile, lineCount: number): { feedback: Int32Array; user: Int32Array } {
+  const feedback = new Int32Array(lineCount + 2);
+  const user = new Int32Array(lineCount + 2);
+  for (const l of index.links) {
+    if (!l.resolved || l.line < 1 || l.line > lineCount + 1) continue;
+    const t = vault.byPath.get(l.resolved)?.meta.type;
+    if (t === 'feedback') feedback[l.line]!++;
+    else if (t === 'user') user[l.line]!++;
+  }
+  return { feedback, user };
+}
+
+function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readonly string[], b: { from: number; to: number; heading: string | null }, total: number): number {
   let rules = 0;
-  for (let i = b.from; i <= b.to; i++) if (RULE_LINE.test(lines[i - 1]!)) rules++;
+  let feedbackLinks = 0;
+  let userLinks = 0;
+  for (let i = b.from; i <= b.to; i++) {
+    if (RULE_LINE.test(lines[i - 1]!)) rules++;
+    feedbackLinks += byLine.feedback[i] ?? 0;
+    userLinks += byLine.user[i] ?? 0;
+  }
   const size = b.to - b.from + 1;
-  const types = index.links.filter((l) => l.line >= b.from && l.line <= b.to && l.resolved).map((l) => vault.byPath.get(l.resolved!)?.meta.type);
-  const feedback = types.filter((t) => t === 'feedback').length + 0.7 * types.filter((t) => t === 'user').length;
+  const feedback = feedbackLinks + 0.7 * userLinks;
   return (b.heading && RULE_HEADING.test(b.heading) ? 100 : 0) + 60 * (rules / size) + 30 * Math.min(1, feedback / size) - 5 * (b.from / total);
 }
 
@@ -113,9 +133,82 @@ function frontmatterWriter(vault: Vault): (name: string, description: string, ty
   return (name, description, type) => `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\ntype: ${type}\n---\n`;
 }
 
-function measure(vault: Vault, index: VaultFile, lines: readonly string[]): IndexInfo {
+const encoder = new TextEncoder();
+
+/**
+ * A lower bound of `measure` for the index with some sections moved, in O(sections moved): every
+ * line with a non-space character is a line of the trimmed text, and its trimmed content is part of
+ * it. The bound may only say "does not fit yet" (then the exact measure is skipped); it returns null
+ * where the exact measure reads no text (a NUL byte; a file that may exceed the size limit).
+ */
+export function lowerBound(vault: Vault, index: VaultFile, lines: readonly string[], extra: readonly string[]): (moves: readonly Move[]) => Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> | null {
+  const measureKind = vault.config.index.measure;
+  const nonBlank = (t: string): number => (t.trim() === '' ? 0 : 1);
+  const core = (t: string): number => measureText(t.trim(), measureKind);
+  const nb = new Int32Array(lines.length + 1);
+  const size = new Float64Array(lines.length + 1);
+  let fileBytes = index.bom ? 3 : 0;
+  const sep = index.crlf ? 2 : 1;
+  let nul = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    nb[i + 1] = nb[i]! + nonBlank(l);
+    size[i + 1] = size[i]! + core(l);
+    fileBytes += Buffer.byteLength(l, 'utf8') + sep;
+    if (l.includes('\0')) nul = true;
+  }
+  let baseNb = nb[lines.length]!;
+  let baseSize = size[lines.length]!;
+  for (const l of extra) {
+    baseNb += nonBlank(l);
+    baseSize += core(l);
+    fileBytes += Buffer.byteLength(l, 'utf8') + sep;
+    if (l.includes('\0')) nul = true;
+  }
+  // A section's own move is the same object from one render to the next: its pointer is measured once.
+  const pointers = new WeakMap<Move, { nb: number; size: number; file: number; nul: boolean }>();
+  return (moves) => {
+    if (nul) return null;
+    let n = baseNb, bytes = baseSize, file = fileBytes;
+    for (const m of moves) {
+      const from = m.from - 1, to = m.from - 1 + m.lines.length;
+      n -= nb[to]! - nb[from]!;
+      bytes -= size[to]! - size[from]!;
+      if (m.pointer) {
+        let p = pointers.get(m);
+        if (!p) {
+          p = { nb: nonBlank(m.pointer), size: core(m.pointer), file: Buffer.byteLength(m.pointer, 'utf8') + sep, nul: m.pointer.includes('\0') };
+          pointers.set(m, p);
+        }
+        if (p.nul) return null;
+        n += p.nb;
+        bytes += p.size;
+        file += p.file;
+      }
+    }
+    if (file > vault.config.maxFileBytes) return null;
+    return { lines: n, bytes, maxLines: vault.config.index.maxLines, maxBytes: vault.config.index.maxBytes };
+  };
+}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The index's size as the index-budget code measures it (`readIndex` of the file these lines make:
+ * the same bytes, decoded and cut the same way), without parsing the file or resolving its links:
+ * this runs once per section moved, so a full parse here made the stage O(sections × index).
+ */
+export function measure(vault: Vault, index: VaultFile, lines: readonly string[]): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
+  count('consolidate.indexMeasures');
   const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
-  return vaultFromText(vault.root, vault.config, [{ path: index.path, text: `${index.bom ? '\uFEFF' : ''}${text}`, role: 'index' }]).indexInfo!;
+  const full = `${index.bom ? '\uFEFF' : ''}${text}`;
+  // Text that UTF-8 round-trips unchanged (no lone surrogate, no NUL, no BOM of its own) decodes to
+  // itself: the encode/decode pair is skipped, the byte count is exact. Anything else takes the long way.
+  const plain = !text.startsWith('\uFEFF') && !text.includes('\0') && !LONE_SURROGATE.test(text);
+  const size = plain ? Buffer.byteLength(full, 'utf8') : encoder.encode(full).length;
+  // parseMarkdown reads no text from a file over the size limit.
+  const decoded = size > vault.config.maxFileBytes ? '' : plain ? text : decodeBytes(encoder.encode(full)).text;
+  const cut = harnessCut(decoded, vault.config.index);
+  return { lines: cut.lines, bytes: cut.size, maxLines: vault.config.index.maxLines, maxBytes: vault.config.index.maxBytes };
 }
 
 export const indexOverflow = defineStage({
@@ -126,7 +219,7 @@ export const indexOverflow = defineStage({
     const index = vault.index;
     if (!info || !index) return [];
     const headroom = vault.config.index.headroom;
-    const fits = (i: IndexInfo): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
+    const fits = (i: Pick<IndexInfo, 'lines' | 'maxLines' | 'bytes' | 'maxBytes'>): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
     if (fits(info)) return [];
     const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
     if (lines.length && lines[lines.length - 1] === '') lines.pop();
@@ -134,7 +227,8 @@ export const indexOverflow = defineStage({
     const first = HEADING.exec(lines[0] ?? '')?.[1] === '#' ? 2 : 1;
     const raw: { from: number; to: number; heading: string | null }[] = [];
     blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), raw);
-    const all: Block[] = raw.map((b) => ({ ...b, score: score(vault, index, lines, b, lines.length) }));
+    const byLine = linkTypesByLine(vault, index, lines.length);
+    const all: Block[] = raw.map((b) => ({ ...b, score: score(byLine, lines, b, lines.length) }));
     // Lines the orphans item adds count against the budget too.
     const orphans = orphanLines(vault);
     const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
@@ -143,7 +237,15 @@ export const indexOverflow = defineStage({
       const t = b.score >= 60 ? 'feedback' : 'reference';
       return vault.config.types.includes(t) ? t : (vault.config.types[0] ?? t);
     };
-    const titleOf = (b: Block): string => (b.heading ?? lines[b.from - 1]!.replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')).replace(/[[\]`*_]/g, '').trim().slice(0, 70) || `lines ${b.from}-${b.to}`;
+    const titles = new Map<Block, string>();
+    const titleOf = (b: Block): string => {
+      let t = titles.get(b);
+      if (t === undefined) {
+        t = (b.heading ?? lines[b.from - 1]!.replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')).replace(/[[\]`*_]/g, '').trim().slice(0, 70) || `lines ${b.from}-${b.to}`;
+        titles.set(b, t);
+      }
+      return t;
+    };
     const escape = (t: string): string => t.replace(/[[\]\\]/g, (c) => `\\${c}`);
     const noteFor = new Map<Block, string>();
     const fresh = (base: string): string => {
@@ -155,32 +257,56 @@ export const indexOverflow = defineStage({
     let shared: string | null = null;
     const moved = new Set<Block>();
     /** A large section gets a topic note of its own; small ones share one note and one pointer line. */
+    // A section's own move depends on nothing else: made once (render runs once per section moved).
+    const ownMoves = new Map<Block, Move>();
+    const slices = new Map<Block, string[]>();
+    const linesOf = (b: Block): string[] => {
+      let l = slices.get(b);
+      if (!l) { l = lines.slice(b.from - 1, b.to); slices.set(b, l); }
+      return l;
+    };
     const render = (): Move[] => {
       const blocks = [...moved].sort((a, b) => a.from - b.from);
       const small = blocks.filter((b) => b.to - b.from + 1 < OWN_NOTE_LINES);
+      // What the shared note's first section carries, from all the small sections: computed once per render.
+      let smallFacts: { total: number; titles: string[]; list: string; description: string } | null = null;
+      const factsOfSmall = (): { total: number; titles: string[]; list: string; description: string } => {
+        if (smallFacts) return smallFacts;
+        const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
+        const titles = small.map(titleOf);
+        let list = '';
+        for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
+        const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
+        return (smallFacts = { total, titles, list, description });
+      };
       const moves: Move[] = [];
       for (const b of blocks) {
         const size = b.to - b.from + 1;
         const own = size >= OWN_NOTE_LINES;
-        const title = titleOf(b);
         let note = noteFor.get(b);
         if (!note) {
           note = own ? fresh(`memory-${slug(b.heading ?? '') || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
           noteFor.set(b, note);
         }
         if (own) {
-          const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
-          moves.push({ from: b.from, lines: lines.slice(b.from - 1, b.to), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` });
+          let move = ownMoves.get(b);
+          if (!move) {
+            const title = titleOf(b);
+            const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
+            move = { from: b.from, lines: linesOf(b), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` };
+            ownMoves.set(b, move);
+          }
+          moves.push(move);
           continue;
         }
         const firstSmall = small[0] === b;
-        const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
-        const titles = small.map(titleOf);
-        let list = '';
-        for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
-        const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
+        if (!firstSmall) {
+          moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' });
+          continue;
+        }
+        const { total, list, description } = factsOfSmall();
         moves.push({
-          from: b.from, lines: lines.slice(b.from - 1, b.to), note,
+          from: b.from, lines: linesOf(b), note,
           frontmatter: firstSmall ? write(`More from ${index.path}`, description, small.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference') : '',
           pointer: firstSmall ? `- [More from ${index.path}: ${escape(list)}](${note}) — ${small.length} section${small.length > 1 ? 's' : ''}, ${total} lines moved here` : '',
         });
@@ -201,11 +327,16 @@ export const indexOverflow = defineStage({
     const band = (b: Block): number => Math.floor(b.score / 20);
     const order = all.filter((b) => b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200).sort((a, b) => band(a) - band(b) || (b.to - b.from) - (a.to - a.from) || b.from - a.from);
     let after = measure(vault, index, candidate([]));
+    const bound = lowerBound(vault, index, lines, orphans);
     for (const b of order) {
       if (fits(after)) break;
       moved.add(b);
-      after = measure(vault, index, candidate(render()));
+      const moves = render();
+      // The exact measure reads the whole index: it runs only once the index may fit.
+      const low = bound(moves);
+      after = low && !fits(low) ? low : measure(vault, index, candidate(moves));
     }
+    if (!fits(after) && moved.size > 0) after = measure(vault, index, candidate(render()));
     if (moved.size === 0) return [];
     const moves = render();
     const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);

@@ -11,7 +11,14 @@ export default defineStage({
   id: 'near-duplicates',
   description: 'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
   run(ctx) {
-    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(ctx.features[p.a]!.tokens(), ctx.features[p.b]!.tokens(), { sameStatement: p.jaccard >= SIMILAR.jaccard }));
+    // A note's tokens are computed once here, not once per pair it is in.
+    const tokens = new Map<number, readonly string[]>();
+    const tokensOf = (i: number): readonly string[] => {
+      let t = tokens.get(i);
+      if (!t) { t = ctx.features[i]!.tokens(); tokens.set(i, t); }
+      return t;
+    };
+    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(tokensOf(p.a), tokensOf(p.b), { sameStatement: p.jaccard >= SIMILAR.jaccard }));
     const parent = ctx.features.map((_, i) => i);
     for (const p of merging) parent[find(parent, p.a)] = find(parent, p.b);
     const clusters = new Map<number, number[]>();
