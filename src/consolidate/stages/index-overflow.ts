@@ -6,6 +6,7 @@
  */
 import type { Action } from '../../proposal/schema.js';
 import { notesUnderRules } from '../../rules/shared.js';
+import { maskSecrets } from '../../rules/security/secret.js';
 import { vaultFromText } from '../../vault/memory.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
 import { defineStage } from '../stage.js';
@@ -162,10 +163,11 @@ export const indexOverflow = defineStage({
       for (const b of blocks) {
         const size = b.to - b.from + 1;
         const own = size >= OWN_NOTE_LINES;
-        const title = titleOf(b);
+        // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
+        const title = maskSecrets(titleOf(b));
         let note = noteFor.get(b);
         if (!note) {
-          note = own ? fresh(`memory-${slug(b.heading ?? '') || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
+          note = own ? fresh(`memory-${slug(maskSecrets(b.heading ?? '')) || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
           noteFor.set(b, note);
         }
         if (own) {
@@ -175,7 +177,7 @@ export const indexOverflow = defineStage({
         }
         const firstSmall = small[0] === b;
         const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
-        const titles = small.map(titleOf);
+        const titles = small.map((x) => maskSecrets(titleOf(x)));
         let list = '';
         for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
         const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
