@@ -9,6 +9,7 @@
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { settledBefore, trustedBefore } from '../util/cache-dir.js';
+import { checkFault } from '../util/fault.js';
 import type { SkippedEntry } from './model.js';
 
 export interface DiscoveredFile {
@@ -71,9 +72,12 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): 
     } else {
       let dirents: Dirent[];
       try {
+        checkFault('readdir', abs);
         dirents = readdirSync(abs, { withFileTypes: true });
       } catch (e) {
-        if (rel) skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+        // The vault folder itself unreadable is the person's to fix (exit 2, one line naming it), not an empty vault.
+        if (!rel) throw e;
+        skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
         continue;
       }
       const flat: string[] = [];

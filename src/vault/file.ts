@@ -1,6 +1,7 @@
 /** Reading one markdown file into its parsed, position-aware form (links still unresolved). */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { splitFrontmatter, type Frontmatter, type FrontmatterRecord } from './frontmatter.js';
+import { checkFault } from '../util/fault.js';
 import { ReusedFile, stemOf } from './reused.js';
 
 export { stemOf };
@@ -130,6 +131,7 @@ function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8A
 export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number, options: ParseOptions = {}): ParsedFile {
   const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
+  checkFault('open', absPath);
   const fd = openSync(absPath, 'r');
   let bytes: Uint8Array;
   let stat: FileStat;

@@ -57,7 +57,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   try {
     found = discover(root);
   } catch (e) {
-    throw new VaultError(`cannot list vault ${root}: ${(e as Error).message}`);
+    throw new VaultError(`cannot list vault ${root}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   mark('discover');
   const parsedCache = new Map<string, ParsedFile>();
