@@ -185,11 +185,17 @@ function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
 }
 
 function note(vault: Vault, path: string): VaultFile {
-  return vault.byPath.get(path)!;
+  return wholeText(vault.byPath.get(path)!);
 }
 
 function indexFiles(vault: Vault): VaultFile[] {
-  return [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null);
+  return [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null).map(wholeText);
+}
+
+/** A file over the size cap was read only in part (its head, for the security rules): never written from. */
+function wholeText(file: VaultFile): VaultFile {
+  if (file?.problem?.kind === 'too-large') throw new Refusal(`${file.path} is over the size limit (${file.problem.detail}): apply does not rewrite a file it read only in part`);
+  return file;
 }
 
 function editsFor(overlay: Overlay, path: string): LineEdits {

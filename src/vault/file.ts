@@ -91,7 +91,11 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   let bom = false;
   let problem: DecodeProblem | null;
   if (tooLarge) {
-    problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit` };
+    problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit; its first ${maxBytes} bytes checked for security only` };
+    // `bytes` holds the file's first maxBytes (readMarkdownFile): the part a harness would load. Its text
+    // is kept for the security rules only (isReadable stays false: no other rule and no writer uses it).
+    text = headText(bytes);
+    bytes = new Uint8Array(0);
   } else {
     const decoded = decodeBytes(bytes);
     text = decoded.text;
@@ -109,6 +113,20 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
     path, absPath, role, stem: stemOf(path), size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode, bytes, text, bom,
     crlf: text.includes('\r\n'), problem, frontmatter, bodyOffset, meta, scan, ...positions,
   };
+}
+
+/** The text of a file's first bytes, cut at the last whole character (a BOM dropped, bad bytes as U+FFFD). */
+function headText(bytes: Uint8Array): string {
+  let end = bytes.length;
+  // Step back over a character the cut split: continuation bytes (10xxxxxx) and the lead byte before them.
+  let back = 0;
+  while (back < 3 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
+  const lead = bytes[end - back - 1];
+  if (lead !== undefined && lead >= 0xc0) {
+    const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+    if (back < need) end -= back + 1;
+  }
+  return decodeBytes(bytes.subarray(0, end)).text;
 }
 
 function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineCount'> {
@@ -139,7 +157,15 @@ export function readMarkdownFile(path: string, absPath: string, role: FileRole, 
     const st = fstatSync(fd);
     stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     if (st.size > maxBytes) {
-      bytes = new Uint8Array(0);
+      // Only the part a harness would load: the security rules scan it (never the whole file into memory).
+      const head = Buffer.allocUnsafe(maxBytes);
+      let off = 0;
+      while (off < maxBytes) {
+        const n = readSync(fd, head, off, maxBytes - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      bytes = head.subarray(0, off);
     } else {
       const buf = Buffer.allocUnsafe(st.size);
       let off = 0;
