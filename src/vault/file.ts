@@ -78,6 +78,8 @@ export interface ParseOptions {
   readonly cache?: ParseCache;
   /** false: links and code are not looked for (guard's signatures need only the text and the metadata). */
   readonly scan?: boolean;
+  /** The path as bytes, for a file whose name is not valid UTF-8 (discover's `raw`). */
+  readonly raw?: Buffer;
 }
 
 export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, options: ParseOptions = {}): ParsedFile {
@@ -150,7 +152,7 @@ export function readMarkdownFile(path: string, absPath: string, role: FileRole, 
   const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
   checkFault('open', absPath);
-  const fd = openSync(absPath, 'r');
+  const fd = openSync(options.raw ?? absPath, 'r');
   let bytes: Uint8Array;
   let stat: FileStat;
   try {
