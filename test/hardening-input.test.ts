@@ -47,7 +47,7 @@ describe('the markdown scanner is linear', () => {
     const t = performance.now();
     const r = await runMain(['check', PATHOLOGICAL, '--format', 'json']);
     expect([0, 1]).toContain(r.code);
-    expect(JSON.parse(r.stdout).summary.notes).toBe(2);
+    expect(JSON.parse(r.stdout).summary.notes).toBe(4);
     expect(performance.now() - t).toBeLessThan(30_000);
   }, 120_000);
 

@@ -13,7 +13,7 @@ import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLin
 import { refusePath, type PathRole } from './paths.js';
 import { vaultFromText } from '../vault/memory.js';
 import { newSecurityFinding } from './scan-written.js';
-import { maskSecrets } from '../rules/security/secret.js';
+import { maskSecrets, unmaskSecrets } from '../rules/security/secret.js';
 
 export interface FileImage { readonly bytes: Uint8Array; readonly mode: number; readonly mtimeMs?: number }
 
@@ -185,11 +185,17 @@ function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
 }
 
 function note(vault: Vault, path: string): VaultFile {
-  return vault.byPath.get(path)!;
+  return wholeText(vault.byPath.get(path)!);
 }
 
 function indexFiles(vault: Vault): VaultFile[] {
-  return [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null);
+  return [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null).map(wholeText);
+}
+
+/** A file over the size cap was read only in part (its head, for the security rules): never written from. */
+function wholeText(file: VaultFile): VaultFile {
+  if (file?.problem?.kind === 'too-large') throw new Refusal(`${file.path} is over the size limit (${file.problem.detail}): apply does not rewrite a file it read only in part`);
+  return file;
 }
 
 function editsFor(overlay: Overlay, path: string): LineEdits {
@@ -226,7 +232,7 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       if (parseEntryPath(a.into)) { mergeEntries(vault, a.into, a.retire, a.body, overlay); return; }
       const into = note(vault, a.into);
       if (a.body !== undefined) {
-        const merged = replaceBody(into, a.body);
+        const merged = replaceBody(into, realBody(a.body, [a.into, ...a.retire].map((p) => note(vault, p).text)));
         // A merged body may not carry a security finding that none of the merged notes had.
         const why = newSecurityFinding(merged, [a.into, ...a.retire].map((p) => note(vault, p).text), vault.config, 'the merged body');
         if (why) throw new Refusal(why);
@@ -286,9 +292,15 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
         edits.add.push(l);
       }
       for (const r of a.replace ?? []) {
-        if ((lines[r.line - 1] ?? '').replace(/\r$/, '') !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
+        const line = (lines[r.line - 1] ?? '').replace(/\r$/, '');
+        if (line !== r.text && maskSecrets(line) !== r.text) throw new Refusal(`${a.file} line ${r.line} no longer reads ${JSON.stringify(r.text)}`);
         if (/\r|\n/.test(r.with)) throw new Refusal('a replacement line holds a line break');
-        edits.replace.set(r.line, r.with);
+        // A masked credential in `with` is the one the line holds now: the file keeps its real bytes.
+        const real = unmaskSecrets(r.with, line);
+        if (real === null) throw new Refusal(`${a.file} line ${r.line}: a masked credential in the replacement stands for two different ones on the line`);
+        const why = newSecurityFinding(real, [line], vault.config, 'a replacement line');
+        if (why) throw new Refusal(why);
+        edits.replace.set(r.line, real);
       }
       return;
     }
@@ -300,15 +312,19 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       const eol = file.crlf ? '\r\n' : '\n';
       const created = new Map<string, string[]>();
       for (const m of a.moves) {
-        m.lines.forEach((text, i) => {
-          if ((lines[m.from - 1 + i] ?? '').replace(/\r$/, '') !== text) throw new Refusal(`${a.file} line ${m.from + i} no longer reads ${JSON.stringify(text)}`);
-          if (i === 0 && m.pointer) edits.replace.set(m.from, m.pointer); else edits.remove.add(m.from + i);
+        // The lines as the file reads them: consolidate writes their credentials masked.
+        const real = m.lines.map((text, i) => {
+          const line = (lines[m.from - 1 + i] ?? '').replace(/\r$/, '');
+          if (line !== text && maskSecrets(line) !== text) throw new Refusal(`${a.file} line ${m.from + i} no longer reads ${JSON.stringify(text)}`);
+          return line;
         });
+        // The pointer and front matter are consolidate's own words (titles masked): written as given.
+        real.forEach((_, i) => { if (i === 0 && m.pointer) edits.replace.set(m.from, m.pointer); else edits.remove.add(m.from + i); });
         if (/\r|\n/.test(m.pointer)) throw new Refusal('a pointer line holds a line break');
         if (!a.moves.some((x) => x.note === m.note && x.pointer)) throw new Refusal(`no pointer line names ${m.note}: it would be reachable from nowhere`);
         // Sections moved into one note follow each other there, a blank line apart.
         const parts = created.get(m.note) ?? [m.frontmatter];
-        parts.push(`${parts.length > 1 ? eol : ''}${m.lines.join(eol)}${eol}`);
+        parts.push(`${parts.length > 1 ? eol : ''}${real.join(eol)}${eol}`);
         created.set(m.note, parts);
       }
       for (const [path, parts] of created) overlay.texts.set(path, parts.join(''));
@@ -352,11 +368,22 @@ function mergeEntries(vault: Vault, into: string | null, retire: readonly string
   }
   if (into && body !== undefined) {
     const target = currentEntry(vault, into)!;
+    body = realBody(body, [into, ...retire].map((p) => currentEntry(vault, p)!.text));
     const why = newSecurityFinding(body, [into, ...retire].map((p) => currentEntry(vault, p)!.text), vault.config, 'the merged body');
     if (why) throw new Refusal(why);
     if (body.includes('\n§\n') || /^§$/m.test(body)) throw new Refusal('the merged body holds a § separator line');
     edits(target.file).replace.set(target.entry, body);
   }
+}
+
+/**
+ * A merged body as written: the model that drafted it saw the notes with their credentials masked
+ * (review's judge), so each mask is put back as the credential of the merged notes it stands for.
+ */
+function realBody(body: string, sources: readonly string[]): string {
+  const real = unmaskSecrets(body, sources.join('\n'));
+  if (real === null) throw new Refusal('a masked credential in the merged body stands for two different ones in the merged notes');
+  return real;
 }
 
 function mergeLineEdits(all: Map<string, LineEdits>, path: string, edits: LineEdits): void {

@@ -99,7 +99,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
       // Evidence quotes and index lines are read by people and logs: credentials in them are masked.
       evidence: maskSecretsDeep(d.evidence),
       suggestion: d.suggestion,
-      action: d.action.type === 'fix-index' ? { ...d.action, remove: d.action.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })), add: d.action.add.map(maskSecrets) } : d.action,
+      action: maskAction(d.action),
       ...(d.dependsOnManifest ? { manifest } : {}),
       decision: 'pending',
     };
@@ -116,6 +116,19 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     summary,
     items,
   };
+}
+
+/**
+ * The action as a proposal shows it: every line of note text it carries has its credentials masked
+ * (people and logs read proposals). apply identifies each line by number and its masked or raw text,
+ * and writes the real bytes the file holds (unmaskSecrets), never the mask.
+ */
+function maskAction(a: ItemDraft['action']): ItemDraft['action'] {
+  switch (a.type) {
+    case 'fix-index': return { ...a, remove: a.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })), add: a.add.map(maskSecrets), ...(a.replace ? { replace: a.replace.map((r) => ({ ...r, text: maskSecrets(r.text), with: maskSecrets(r.with) })) } : {}) };
+    case 'split-index': return { ...a, moves: a.moves.map((m) => ({ ...m, lines: m.lines.map(maskSecrets), frontmatter: maskSecrets(m.frontmatter), pointer: maskSecrets(m.pointer) })) };
+    default: return a;
+  }
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -11,6 +11,7 @@ import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import type { Vault } from '../vault/model.js';
 import type { Judge, JudgeItem, Verdict } from './judge.js';
+import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
 
 function noteText(vault: Vault, n: ProposalItem['notes'][number]): string {
   if (n.entry) return vault.stores.find((s) => s.file === n.path)?.entries[n.entry - 1]?.text ?? '(missing)';
@@ -18,7 +19,9 @@ function noteText(vault: Vault, n: ProposalItem['notes'][number]): string {
 }
 
 export function judgeItem(vault: Vault, item: ProposalItem): JudgeItem {
-  return { kind: item.kind, suggestion: item.suggestion, evidence: item.evidence, notes: item.notes.map((n) => noteText(vault, n)) };
+  // The model is a third party: it reads the notes with their credentials masked (apply puts back a
+  // masked credential a merged body it drafts carries).
+  return { kind: item.kind, suggestion: item.suggestion, evidence: maskSecretsDeep(item.evidence), notes: item.notes.map((n) => maskSecrets(noteText(vault, n))) };
 }
 
 const paint = (on: boolean, code: number, s: string): string => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -94,6 +97,11 @@ function indexLines(vault: Vault, file: string, remove: readonly { line: number;
 
 /** What one item is about, on one screen: the lines in question, never a whole index. */
 export function show(vault: Vault, item: ProposalItem, position: string, color = false): string {
+  // Screens are read over shoulders and land in scrollback: credentials are masked, as check masks them.
+  return maskSecrets(screen(vault, item, position, color));
+}
+
+function screen(vault: Vault, item: ProposalItem, position: string, color: boolean): string {
   const out = [`\n${paint(color, 1, `${position} ${item.id}`)} ${item.kind} — suggested: ${item.suggestion} (${item.action.type})`];
   const names = item.notes.map((n) => (n.entry ? `${n.path} entry ${n.entry}` : n.path));
   const isIndex = (path: string): boolean => vault.byPath.get(path)?.role === 'index' || path === vault.config.index.file;
@@ -155,7 +163,7 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
     io.stdout.write(show(vault, item, `[${k + 1}/${pending.length}]`, color) + '\n');
     const verdict = verdicts.has(index) ? await verdicts.get(index)! : null;
     if (verdict && judge) {
-      io.stdout.write(`model (${judge.name}): ${verdict.verdict} — ${verdict.reason}\n`);
+      io.stdout.write(`model (${judge.name}): ${verdict.verdict} — ${maskSecrets(verdict.reason)}\n`);
       doc.setIn(['items', index, 'judge'], doc.createNode({ verdict: verdict.verdict, reason: verdict.reason, model: judge.name, ...(verdict.mergedBody ? { mergedBody: verdict.mergedBody } : {}) }));
       save();
     }

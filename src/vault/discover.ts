@@ -9,6 +9,7 @@
 import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { settledBefore, trustedBefore } from '../util/cache-dir.js';
+import { checkFault } from '../util/fault.js';
 import type { SkippedEntry } from './model.js';
 
 export interface DiscoveredFile {
@@ -16,6 +17,8 @@ export interface DiscoveredFile {
   readonly absPath: string;
   /** Set when the file was reached through a symbolic link inside the vault. */
   readonly via: 'symlink' | null;
+  /** The file's absolute path as bytes, when its name is not valid UTF-8 (`path` then shows the bad bytes as \xNN). */
+  readonly raw?: Buffer;
 }
 
 export interface Discovery {
@@ -55,7 +58,45 @@ export interface DiscoverOptions {
 
 const kindOf = (d: Dirent): EntryKind => (d.isDirectory() ? 'd' : d.isFile() ? 'f' : d.isSymbolicLink() ? 'l' : 'o');
 
-function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): { path: string; kind: EntryKind }[] {
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A file name's bytes as text: valid UTF-8 kept, every other byte as \xNN. */
+export function escapeNameBytes(bytes: Buffer): string {
+  try { return UTF8.decode(bytes); } catch { /* escaped below */ }
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (len > 0) {
+      try { out += UTF8.decode(bytes.subarray(i, i + len)); i += len; continue; } catch { /* a bad sequence: escape its first byte */ }
+    }
+    out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    i++;
+  }
+  return out;
+}
+
+function escapeBadNames(abs: string, rel: string, flat: string[], rawNames: Map<string, Buffer>): void {
+  let raw: Buffer[];
+  try { raw = readdirSync(abs, { encoding: 'buffer' }); } catch { return; }
+  const escaped = new Map<string, Buffer>();
+  for (const b of raw) {
+    const name = escapeNameBytes(b);
+    if (name !== b.toString('utf8')) escaped.set(name, b);
+  }
+  // Names with U+FFFD, in readdir order, are the escaped ones in the same order.
+  const bad = [...escaped];
+  let k = 0;
+  for (let i = 0; i < flat.length; i += 2) {
+    if (!flat[i]!.includes('\uFFFD') || k >= bad.length) continue;
+    const [name, bytes] = bad[k++]!;
+    flat[i] = name;
+    rawNames.set(rel ? `${rel}/${name}` : name, Buffer.concat([Buffer.from(`${abs}${sep}`), bytes]));
+  }
+}
+
+function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions, rawNames: Map<string, Buffer> = new Map()): { path: string; kind: EntryKind }[] {
   const out: { path: string; kind: EntryKind }[] = [];
   const stack: string[] = [''];
   const keepTimes = options.listings !== undefined || options.record !== undefined;
@@ -71,13 +112,19 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions): 
     } else {
       let dirents: Dirent[];
       try {
+        checkFault('readdir', abs);
         dirents = readdirSync(abs, { withFileTypes: true });
       } catch (e) {
-        if (rel) skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+        // The vault folder itself unreadable is the person's to fix (exit 2, one line naming it), not an empty vault.
+        if (!rel) throw e;
+        skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
         continue;
       }
       const flat: string[] = [];
       for (const d of dirents) if (!d.name.startsWith('.') && d.name !== 'node_modules') flat.push(d.name, kindOf(d));
+      // A name that is not valid UTF-8 decodes with U+FFFD and cannot be opened by that string: list the
+      // folder again as bytes and name such a file by its bytes (escaped), reachable through `rawNames`.
+      if (flat.some((n) => n.includes('\uFFFD'))) escapeBadNames(abs, rel, flat, rawNames);
       entries = flat;
     }
     if (st && options.record && settledBefore(st, before)) options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
@@ -96,14 +143,17 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
   const markdown: DiscoveredFile[] = [];
   const other: string[] = [];
   const skipped: SkippedEntry[] = [];
-  const entries = walk(root, skipped, options);
+  const rawNames = new Map<string, Buffer>();
+  const entries = walk(root, skipped, options, rawNames);
   const realFiles = new Set<string>();
   const links: typeof entries = [];
   for (const e of entries) {
     if (e.kind === 'l') { links.push(e); continue; }
     if (e.kind !== 'f') continue;
     const absPath = sep === '/' ? `${root}/${e.path}` : `${root}${sep}${e.path.split('/').join(sep)}`;
-    if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: null });
+    const raw = rawNames.get(e.path);
+    if (raw) skipped.push({ path: e.path, reason: 'bad-name', detail: 'file name is not valid UTF-8 (its bad bytes shown as \\xNN)' });
+    if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: null, ...(raw ? { raw } : {}) });
     else other.push(e.path);
   }
   if (links.length) for (const e of entries) if (e.kind === 'f') realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);

@@ -1,6 +1,7 @@
 /** Reading one markdown file into its parsed, position-aware form (links still unresolved). */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { splitFrontmatter, type Frontmatter, type FrontmatterRecord } from './frontmatter.js';
+import { checkFault } from '../util/fault.js';
 import { ReusedFile, stemOf } from './reused.js';
 
 export { stemOf };
@@ -77,6 +78,8 @@ export interface ParseOptions {
   readonly cache?: ParseCache;
   /** false: links and code are not looked for (guard's signatures need only the text and the metadata). */
   readonly scan?: boolean;
+  /** The path as bytes, for a file whose name is not valid UTF-8 (discover's `raw`). */
+  readonly raw?: Buffer;
 }
 
 export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, options: ParseOptions = {}): ParsedFile {
@@ -90,7 +93,11 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   let bom = false;
   let problem: DecodeProblem | null;
   if (tooLarge) {
-    problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit` };
+    problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit; its first ${maxBytes} bytes checked for security only` };
+    // `bytes` holds the file's first maxBytes (readMarkdownFile): the part a harness would load. Its text
+    // is kept for the security rules only (isReadable stays false: no other rule and no writer uses it).
+    text = headText(bytes);
+    bytes = new Uint8Array(0);
   } else {
     const decoded = decodeBytes(bytes);
     text = decoded.text;
@@ -108,6 +115,20 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
     path, absPath, role, stem: stemOf(path), size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode, bytes, text, bom,
     crlf: text.includes('\r\n'), problem, frontmatter, bodyOffset, meta, scan, ...positions,
   };
+}
+
+/** The text of a file's first bytes, cut at the last whole character (a BOM dropped, bad bytes as U+FFFD). */
+function headText(bytes: Uint8Array): string {
+  let end = bytes.length;
+  // Step back over a character the cut split: continuation bytes (10xxxxxx) and the lead byte before them.
+  let back = 0;
+  while (back < 3 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
+  const lead = bytes[end - back - 1];
+  if (lead !== undefined && lead >= 0xc0) {
+    const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+    if (back < need) end -= back + 1;
+  }
+  return decodeBytes(bytes.subarray(0, end)).text;
 }
 
 function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineCount'> {
@@ -130,14 +151,23 @@ function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8A
 export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number, options: ParseOptions = {}): ParsedFile {
   const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
-  const fd = openSync(absPath, 'r');
+  checkFault('open', absPath);
+  const fd = openSync(options.raw ?? absPath, 'r');
   let bytes: Uint8Array;
   let stat: FileStat;
   try {
     const st = fstatSync(fd);
     stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     if (st.size > maxBytes) {
-      bytes = new Uint8Array(0);
+      // Only the part a harness would load: the security rules scan it (never the whole file into memory).
+      const head = Buffer.allocUnsafe(maxBytes);
+      let off = 0;
+      while (off < maxBytes) {
+        const n = readSync(fd, head, off, maxBytes - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      bytes = head.subarray(0, off);
     } else {
       const buf = Buffer.allocUnsafe(st.size);
       let off = 0;

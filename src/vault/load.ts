@@ -57,7 +57,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   try {
     found = discover(root);
   } catch (e) {
-    throw new VaultError(`cannot list vault ${root}: ${(e as Error).message}`);
+    throw new VaultError(`cannot list vault ${root}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   mark('discover');
   const parsedCache = new Map<string, ParsedFile>();
@@ -67,7 +67,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       // maxFileBytes is about notes; an index or catalog is always read (a 100k-note catalog is ~6 MB).
       // Telling the kind reads MEMORY.md as a Hermes store first: that guess never goes through the cache.
       const cache = role === 'hermes-store' && !kindKnown ? undefined : options.parseCache;
-      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, cache ? { cache } : {});
+      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, f.raw ? { raw: f.raw } : cache ? { cache } : {});
       parsedCache.set(f.path, p);
     }
     return p;

@@ -93,7 +93,7 @@ export interface IndexInfo {
   readonly lostEntries: readonly IndexEntry[];
 }
 
-export type SkipReason = 'symlink-outside' | 'symlink-broken' | 'symlink-duplicate' | 'unreadable' | 'ignored';
+export type SkipReason = 'symlink-outside' | 'symlink-broken' | 'symlink-duplicate' | 'unreadable' | 'ignored' | 'bad-name';
 
 export interface SkippedEntry {
   readonly path: string;

@@ -25,6 +25,8 @@ export interface ScanResult {
   readonly codeRanges: readonly (readonly [number, number])[];
 }
 
+import { count } from '../util/counters.js';
+
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)/;
 const HTML_BLOCK_TAG =
@@ -35,6 +37,8 @@ const DEFINITION = /^ {0,3}\[((?:[^\]\\]|\\.)+)\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]
 const WIKILINK_INNER = /^[^\s"'`:[\]|#$-][^[\]\n]*$/;
 const MENTION = /^[^\s`]+\.md$/i;
 const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
+/** The longest link destination or title read (characters). */
+const MAX_DEST = 2048;
 
 function indentWidth(s: string): number {
   let w = 0;
@@ -224,6 +228,7 @@ class Inline {
     const last = this.found.get(s);
     if (last && last.from <= from && (last.at === -1 || from <= last.at)) return last.at;
     const at = this.text.indexOf(s, from);
+    count('scan.searchSteps', (at === -1 ? this.text.length : at) - from);
     this.found.set(s, { from, at });
     return at;
   }
@@ -271,6 +276,7 @@ class Inline {
         else if (c === 93 /* ] */) { const o = stack.pop(); if (o !== undefined) this.brackets.set(o, k); }
         k++;
       }
+      count('scan.bracketSteps', this.end - this.start);
     }
     return this.brackets.get(open);
   }
@@ -284,6 +290,7 @@ function scanInline(text: string, start: number, end: number, links: ScannedLink
     INTERESTING.lastIndex = i;
     const hit = INTERESTING.exec(text);
     if (!hit || hit.index >= end) return;
+    count('scan.inlineSteps');
     i = hit.index;
     const ch = text[i];
     if (ch === '\\' && i + 1 < end && ASCII_PUNCT.test(text[i + 1]!)) { i += 2; continue; }
@@ -364,6 +371,7 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
     }
     k++;
   }
+  if (known === undefined) count('scan.linkSteps', k - open);
   if (textEnd === -1 || text[textEnd + 1] !== '(') return null;
   let p = textEnd + 2;
   while (p < end && (text[p] === ' ' || text[p] === '\t')) p++;
@@ -379,7 +387,10 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
   } else {
     let parens = 0;
     const s = p;
-    while (p < end) {
+    // A destination is at most MAX_DEST characters (a browser's URL limit): without a bound, `[a](b`
+    // repeated rescanned the rest of the unit from every `[` (quadratic, issue 16).
+    const stop = Math.min(end, p + MAX_DEST);
+    while (p < stop) {
       const c = text[p]!;
       if (c === '\\' && p + 1 < end && ASCII_PUNCT.test(text[p + 1]!)) { p += 2; continue; }
       if (c === '(') parens++;
@@ -387,14 +398,19 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
       else if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c < ' ') break;
       p++;
     }
+    if (p === stop && stop < end) { count('scan.linkSteps', p - s); return null; }
+    count('scan.linkSteps', p - s);
     dest = text.slice(s, p).replace(/\\([!-/:-@[-`{-~])/g, '$1');
   }
   while (p < end && /[ \t\r\n]/.test(text[p]!)) p++;
   if (text[p] === '"' || text[p] === "'" || text[p] === '(') {
     const closer = text[p] === '(' ? ')' : text[p]!;
     let q = p + 1;
-    while (q < end && text[q] !== closer) q += text[q] === '\\' ? 2 : 1;
-    if (q >= end) return null;
+    // A title is bounded too: `[a](b (` repeated would rescan the unit from every `[`.
+    const stopTitle = Math.min(end, q + MAX_DEST);
+    while (q < stopTitle && text[q] !== closer) q += text[q] === '\\' ? 2 : 1;
+    count('scan.linkSteps', q - p);
+    if (q >= stopTitle) return null;
     p = q + 1;
     while (p < end && /[ \t\r\n]/.test(text[p]!)) p++;
   }

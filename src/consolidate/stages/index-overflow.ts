@@ -8,6 +8,7 @@ import type { Action } from '../../proposal/schema.js';
 import { notesUnderRules } from '../../rules/shared.js';
 import { harnessCut, measureText } from '../../vault/index-file.js';
 import { decodeBytes } from '../../vault/text.js';
+import { maskSecrets } from '../../rules/security/secret.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
 import { defineStage } from '../stage.js';
 import { count } from '../../util/counters.js';
@@ -273,7 +274,7 @@ export const indexOverflow = defineStage({
       const factsOfSmall = (): { total: number; titles: string[]; list: string; description: string } => {
         if (smallFacts) return smallFacts;
         const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
-        const titles = small.map(titleOf);
+        const titles = small.map((x) => maskSecrets(titleOf(x)));
         let list = '';
         for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
         const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
@@ -285,13 +286,14 @@ export const indexOverflow = defineStage({
         const own = size >= OWN_NOTE_LINES;
         let note = noteFor.get(b);
         if (!note) {
-          note = own ? fresh(`memory-${slug(b.heading ?? '') || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
+          note = own ? fresh(`memory-${slug(maskSecrets(b.heading ?? '')) || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
           noteFor.set(b, note);
         }
         if (own) {
           let move = ownMoves.get(b);
           if (!move) {
-            const title = titleOf(b);
+            // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
+            const title = maskSecrets(titleOf(b));
             const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
             move = { from: b.from, lines: linesOf(b), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` };
             ownMoves.set(b, move);

@@ -14,7 +14,7 @@ export default defineRule({
     messages: {
       'invalid-utf8': 'not valid UTF-8: {detail}; the harness sees U+FFFD here',
       binary: 'binary content ({detail}) in a markdown file',
-      'too-large': 'too large to read ({detail}); not checked',
+      'too-large': 'too large to read whole ({detail})',
     },
   },
   checkFile(file, { report }) {

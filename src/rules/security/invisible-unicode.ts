@@ -88,7 +88,7 @@ export default defineRule({
     messages: { hidden: 'hidden character: {what}{run}' },
   },
   checkFile(file, { report }) {
-    if (!isReadable(file)) return;
+    if (!isReadable(file) && file.problem?.kind !== 'too-large') return; // too large: its loaded head is scanned
     const text = file.text;
     SUSPECT.lastIndex = 0;
     let lastEnd = -2;

@@ -81,7 +81,7 @@ function inCode(file: VaultFile, at: number): boolean {
 }
 
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
-  if (!isReadable(file)) return;
+  if (!isReadable(file) && file.problem?.kind !== 'too-large') return; // too large: its loaded head is scanned
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
   if (set.trigger && !set.trigger.test(view.text)) return;
   const c = compiled(set);

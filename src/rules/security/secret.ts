@@ -137,6 +137,10 @@ const MASK_RES = PATTERNS.map((p) => ({ p, re: new RegExp(p.re.source, p.re.flag
  * person or a log reads (proposal evidence, reports, diffs). Matched on the raw text, as the rule is.
  */
 export function maskSecrets(text: string): string {
+  return maskWith(text, () => {});
+}
+
+function maskWith(text: string, seen: (secret: string, shown: string) => void): string {
   let out = text;
   for (const { p, re } of MASK_RES) {
     re.lastIndex = 0;
@@ -145,8 +149,32 @@ export function maskSecrets(text: string): string {
       const m = Object.assign(args.slice(0, end) as string[], { index: args[end] as number, input: out }) as unknown as RegExpExecArray;
       if (p.accept && !p.accept(m, text)) return m[0];
       const secret = m[1] ?? m[0];
+      seen(secret, mask(secret));
       return m[0].replace(secret, mask(secret));
     });
+  }
+  return out;
+}
+
+/**
+ * The real text behind `shown`, a line written with its credentials masked (a proposal's rewritten
+ * index line), given `raw`, the text the credentials come from (the line as the file reads it): each
+ * mask is put back as the credential it stands for. null when a mask stands for two different
+ * credentials (apply refuses rather than guess). A `shown` without masks is returned as is.
+ */
+export function unmaskSecrets(shown: string, raw: string): string | null {
+  const back = new Map<string, string>();
+  const clash = new Set<string>();
+  maskWith(raw, (secret, m) => {
+    const had = back.get(m);
+    if (had !== undefined && had !== secret) clash.add(m);
+    back.set(m, secret);
+  });
+  let out = shown;
+  for (const [m, secret] of back) {
+    if (!out.includes(m)) continue;
+    if (clash.has(m)) return null;
+    out = out.split(m).join(secret);
   }
   return out;
 }

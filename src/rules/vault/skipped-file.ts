@@ -16,6 +16,7 @@ export default defineRule({
       'symlink-broken': '{detail}: not read',
       unreadable: 'could not be read ({detail})',
       'symlink-duplicate': '{detail}',
+      'bad-name': '{detail}: read and checked under this name; a link cannot name it',
     },
   },
   check({ vault, report }) {
