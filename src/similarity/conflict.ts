@@ -5,6 +5,7 @@
  */
 import type { VaultFile } from '../vault/model.js';
 import { areAntonyms, normalizeNumber, stem, typoLevel } from './lexicon.js';
+import { claimConflict, noteClaims, type NoteClaims } from './claims.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
@@ -80,7 +81,7 @@ export interface SentenceView extends ClauseView {
 }
 
 /** Clauses: a negation keeps its scope over a comma list ("do not rephrase, weaken or stall"). */
-const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()]\s*|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
+const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()（）]\s*|[，；：、]|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
 /** Words that set polarity or force, not subject. */
 const MARKERS = new Set(['always', 'must', 'should', 'please', 'every', 'all', 'enable', 'enabled', 'allow', 'allowed']);
 
@@ -342,6 +343,7 @@ export interface NoteClauses {
   /** Note-level views, built on first use and kept (once per note, never per pair). */
   stated?: Stated;
   stance?: Map<string, { pos: number; neg: number }>;
+  claims?: NoteClaims;
 }
 
 export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
@@ -462,9 +464,21 @@ function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
  * Up to `limit` conflicting sentence pairs between two notes. Every kind of conflict needs a content
  * word the two sentences share, so only sentence pairs sharing one are compared (through b's postings).
  */
+function claimsOf(n: NoteClauses): NoteClaims {
+  n.claims ??= noteClaims(n.sentences.map(({ v }) => ({ tokens: v.tokens, clauses: v.clauses })));
+  return n.claims;
+}
+
+const MODE = process.env.MEMLINT_S12_MODE ?? 'claims+sentences';
+
 export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?: ConflictStats): FoundConflict[] {
   const found: FoundConflict[] = [];
   if (stats) stats.candidatePairs++;
+  if (MODE.includes('claims')) {
+    const c = claimConflict(claimsOf(a), claimsOf(b));
+    if (c) { found.push({ conflict: { kind: c.kind, detail: c.detail }, a: a.sentences[c.a]!.s, b: b.sentences[c.b]!.s }); if (found.length >= limit) return found; }
+  }
+  if (!MODE.includes('sentences')) return found;
   const pb = postingsOf(b);
   const seen = new Uint32Array(b.sentences.length);
   let stamp = 0;

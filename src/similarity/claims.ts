@@ -1,0 +1,190 @@
+/**
+ * A note's claims, computed once per note (never per pair) from its clauses: the values it gives
+ * keys (`PORT=3000`, `--timeout=30`, `timeZone: Asia/Taipei`, `localhost:5173`, a cron expression,
+ * "the digest is `0 9 * * *`") and the stance it takes on things (code spans, identifiers such as
+ * `FINMIND_TOKEN` or `localStorage`, a command's name): used, or refused/retired. Two notes on one
+ * subject contradict when they give one key disjoint values, or when one only uses a thing the other
+ * only refuses. Code spans, identifiers, numbers and paths read the same in every language, so the
+ * claims do too; the refusal markers cover the corpus's languages (en, pt, es, zh, ko, ja).
+ */
+import { stem } from './lexicon.js';
+import { isCjk, STOPWORDS } from './text.js';
+
+/** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
+export interface ClaimClause { readonly text: string; readonly tokens: readonly string[] }
+
+/** Words and phrases by which a clause refuses or retires what it names. */
+const REFUSE_EN = /\b(?:not|no|never|don't|dont|do not|doesn't|isn't|aren't|won't|can't|cannot|avoid|stop|forbid|forbids|forbidden|prohibited|banned|disabled?|deprecated|removed|dropped|deleted|gone|obsolete|no longer|anymore|instead of|unreliable|dangerous|unsafe|bypass)\b/i;
+const REFUSE_ROMANCE = /(?:^|[^\p{L}])(?:não|nao|nunca|jamais|evitar|evite|proibido|proibida|removid[oa]s?|descontinuad[oa]s?|nunca|prohibido|evita)(?=$|[^\p{L}])/iu;
+const REFUSE_CJK = /不要|不再|不能|不用|不可|别|勿|禁止|停用|失效|移除|删除|刪除|废弃|廢棄|沒有|没有|금지|않|말고|말 것|삭제|폐기|없다|없음|중단/;
+/** Words that make a clause an exception or a case, not the rule ("only for…", "may", "still", "unless"). */
+const SCOPED = /\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^\p{L}])(?:só|somente|apenas|exceto|ainda|salvo)(?=$|[^\p{L}])|只|仅|僅|除非|除了|仍|단,/iu;
+
+export function refuses(text: string): boolean {
+  return REFUSE_EN.test(text) || REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
+}
+export const scoped = (text: string): boolean => SCOPED.test(text);
+
+/** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
+export interface Stance { pos: number; neg: number }
+export interface ValueClaim { readonly values: Set<string>; readonly at: number }
+
+export interface NoteClaims {
+  /** Thing (code span or identifier, lower-cased) → first sentence using it / refusing it (-1: none). */
+  readonly things: Map<string, Stance>;
+  /** Every token of every unscoped clause → stance (a thing named in prose: "nunca localStorage"). */
+  readonly words: Map<string, Stance>;
+  /** Key → the values the note gives it in clauses that do not refuse them. */
+  readonly values: Map<string, ValueClaim>;
+  /** Values the note refuses or retires ("5050 não é mais usada", "旧的 100.85.28.37 已失效"). */
+  readonly refusedValues: Set<string>;
+  /** Content stems of each sentence (the subject two claims must share besides their key). */
+  readonly subject: readonly Set<string>[];
+}
+
+const CODE = /`([^`\n]{1,120})`/g;
+/** Identifiers in prose: camelCase / PascalCase with an inner capital, SCREAMING_SNAKE. */
+const IDENT = /(?<![\w$-])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g;
+/** `KEY=value`, `--flag=value` (not `==`, not inside a URL query). */
+const ASSIGN = /(?<![\w./?&=-])(--?[a-z][\w-]*|[A-Za-z_][\w.]*)\s?=(?!=)\s?("[^"\n]*"|'[^'\n]*'|[^\s`,;)\]}"']+)/g;
+/** `key: value` inside a code span (YAML, JSON, headers). */
+const COLON_IN_CODE = /^"?([A-Za-z_][\w.-]*)"?\s*:\s+(\S.*)$/;
+/** host:port */
+const HOST_PORT = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0)?:(\d{2,5})(?![\d.:])/g;
+/** Five cron fields. */
+const CRON = /^((?:[\d*][\d*,/-]*\s+){4}[\d*][\d*,/-]*)(?:\s|$)/;
+/** "<key> is `value`", "<key>: `value`", "<key> = `value`". */
+const IS_CODE = /([\p{L}_][\p{L}\p{N}_.-]*)\s*(?:\*\*)?\s*(?:is|are|=|:|：)\s*(?:therefore\s+|now\s+|always\s+)?(?:\*\*)?`([^`\n]{1,80})`/gu;
+
+const norm = (v: string): string => v.trim().replace(/^["']|["']$/g, '').replace(/^v(?=\d)/, '').replace(/,(?=\d{3})/g, '').replace(/(?:\.0+)+$/, '').toLowerCase();
+
+/** A thing's name: a code span trimmed, a trailing `=…` / `…` dropped. */
+function thingOf(code: string): string {
+  return code.trim().toLowerCase().replace(/\s*=\s*(?:\.\.\.|…)?$/, '').replace(/(?:\.\.\.|…)$/, '').trim();
+}
+
+const GENERIC_HEADS = new Set(['npx', 'npm', 'pnpm', 'yarn', 'sudo', 'cd', 'python', 'python3', 'node', 'bash', 'sh', 'env', 'cat', 'echo', 'ls', 'make', 'uv', 'poetry', 'pip', 'go', 'cargo']);
+
+function add(m: Map<string, Stance>, key: string, i: number, neg: boolean): void {
+  const e = m.get(key) ?? { pos: -1, neg: -1 };
+  if (neg) { if (e.neg < 0) e.neg = i; } else if (e.pos < 0) e.pos = i;
+  m.set(key, e);
+}
+
+function addValue(values: Map<string, ValueClaim>, refused: Set<string>, key: string, v: string, i: number, neg: boolean): void {
+  const value = norm(v);
+  if (value === '' || value.length > 60) return;
+  if (neg) { refused.add(value); return; }
+  const e = values.get(key) ?? { values: new Set<string>(), at: i };
+  e.values.add(value);
+  values.set(key, e);
+}
+
+/** Content stems of a sentence; CJK text gives its character bigrams. */
+function subjectOf(tokens: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (isCjk(t)) { const n = tokens[k + 1]; if (n !== undefined && isCjk(n)) out.add(t + n); continue; }
+    if (t.length > 2 && !STOPWORDS.has(t) && !/^\d/.test(t)) out.add(stem(t));
+  }
+  return out;
+}
+
+export function noteClaims(sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[]): NoteClaims {
+  const things = new Map<string, Stance>();
+  const words = new Map<string, Stance>();
+  const values = new Map<string, ValueClaim>();
+  const refusedValues = new Set<string>();
+  const subject: Set<string>[] = [];
+  sentences.forEach((s, i) => {
+    subject.push(subjectOf(s.tokens));
+    for (const c of s.clauses) {
+      const neg = refuses(c.text.replace(CODE, ' '));
+      const isScoped = scoped(c.text.replace(CODE, ' '));
+      if (!isScoped) for (const t of c.tokens) if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, neg);
+      const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
+      if (!isScoped) {
+        for (const code of codes) {
+          const t = thingOf(code);
+          if (t.length < 2) continue;
+          add(things, t, i, neg);
+          const head = t.split(/\s+/);
+          if (head.length > 1 && /^[a-z][a-z0-9_-]{2,}$/.test(head[0]!) && !GENERIC_HEADS.has(head[0]!)) add(things, head[0]!, i, neg);
+        }
+        for (const m of c.text.replace(CODE, ' ').matchAll(IDENT)) add(things, m[0].toLowerCase(), i, neg);
+      }
+      // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
+      if (isScoped && !neg) continue;
+      for (const m of c.text.matchAll(ASSIGN)) addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
+      for (const m of c.text.matchAll(HOST_PORT)) if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text)) addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
+      for (const code of codes) {
+        const cron = CRON.exec(code.trim());
+        if (cron) addValue(values, refusedValues, 'cron', cron[1]!.replace(/\s+/g, ' '), i, neg);
+        const kv = COLON_IN_CODE.exec(code.trim());
+        if (kv && !/^https?$/i.test(kv[1]!)) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
+      }
+      for (const m of c.text.matchAll(IS_CODE)) {
+        const key = m[1]!.toLowerCase();
+        if (STOPWORDS.has(key) || key.length < 3) continue;
+        addValue(values, refusedValues, `is:${stem(key)}`, m[2]!, i, neg);
+      }
+    }
+  });
+  return { things, words, values, refusedValues, subject };
+}
+
+export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
+
+const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, except: string): boolean => {
+  const sb = b.subject[j]!;
+  for (const t of a.subject[i]!) if (t !== except && sb.has(t) && !except.includes(t)) return true;
+  return false;
+};
+
+/** Two things naming one: equal, or the shorter one's words in order among the longer one's (`--no-verify` in `git push --no-verify`). */
+function sameThing(x: string, y: string): boolean {
+  if (x === y) return true;
+  const [s, l] = x.length < y.length ? [x, y] : [y, x];
+  if (s.length < 4) return false;
+  const sw = s.split(/\s+/), lw = l.split(/\s+/);
+  let k = 0;
+  for (const w of lw) if (k < sw.length && w === sw[k]) k++;
+  return k === sw.length;
+}
+
+function stanceIn(n: NoteClaims, thing: string): Stance | undefined {
+  const direct = n.things.get(thing);
+  if (direct) return direct;
+  if (!/\s/.test(thing)) return n.words.get(thing);
+  return undefined;
+}
+
+const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
+const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
+
+/** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
+export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+  for (const [key, ea] of a.values) {
+    const eb = b.values.get(key);
+    if (!eb) continue;
+    if ([...ea.values].some((v) => eb.values.has(v))) continue;
+    const label = key.replace(/^(?:=|:|is:)/, '');
+    if (!sharesSubject(a, ea.at, b, eb.at, label)) continue;
+    return { kind: 'value', detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`, a: ea.at, b: eb.at };
+  }
+  const seen = new Set<string>();
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const [thing, sx] of x.things) {
+      if (seen.has(thing)) continue;
+      seen.add(thing);
+      let sy = stanceIn(y, thing);
+      if (!sy) for (const [other, s] of y.things) if (sameThing(thing, other)) { sy = s; break; }
+      if (!sy) continue;
+      const flip = x === b;
+      if (onlyPos(sx) && onlyNeg(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos } : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
+      if (onlyNeg(sx) && onlyPos(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
+    }
+  }
+  return null;
+}
