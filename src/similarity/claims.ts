@@ -8,7 +8,7 @@
  * claims do too; the refusal markers cover the corpus's languages (en, pt, es, zh, ko, ja).
  */
 import { stem } from './lexicon.js';
-import { isCjk, STOPWORDS } from './text.js';
+import { isCjk, STOPWORDS, tokens as tokenize } from './text.js';
 
 /** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
 export interface ClaimClause { readonly text: string; readonly tokens: readonly string[] }
@@ -18,10 +18,14 @@ const REFUSE_EN = /\b(?:not|no|never|don't|dont|do not|doesn't|isn't|aren't|won'
 const REFUSE_ROMANCE = /(?:^|[^\p{L}])(?:não|nao|nunca|jamais|evitar|evite|proibido|proibida|removid[oa]s?|descontinuad[oa]s?|nunca|prohibido|evita)(?=$|[^\p{L}])/iu;
 const REFUSE_CJK = /不要|不再|不能|不用|不可|别|勿|禁止|停用|失效|移除|删除|刪除|废弃|廢棄|沒有|没有|금지|않|말고|말 것|삭제|폐기|없다|없음|중단/;
 /** Words that make a clause an exception or a case, not the rule ("only for…", "may", "still", "unless"). */
-const SCOPED = /\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^\p{L}])(?:só|somente|apenas|exceto|ainda|salvo)(?=$|[^\p{L}])|只|仅|僅|除非|除了|仍|단,/iu;
+const SCOPED = /^\W*(?:when|whenever)\b|\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^\p{L}])(?:só|somente|apenas|exceto|ainda|salvo)(?=$|[^\p{L}])|只|仅|僅|除非|除了|仍|단,/iu;
 
+/** Portuguese/Spanish function words: in such a clause "no" is "in the", not a refusal. */
+const ROMANCE = /(?:^|[^\p{L}])(?:da|do|de|em|para|com|os|as|um|uma|na|é|são|que|el|la|los|del|en)(?=$|[^\p{L}])/iu;
 export function refuses(text: string): boolean {
-  return REFUSE_EN.test(text) || REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
+  const en = REFUSE_EN.exec(text);
+  const enRefuses = en !== null && (en[0].toLowerCase() !== 'no' || !ROMANCE.test(text) || REFUSE_EN.test(text.replace(/\bno\b/gi, ' ')));
+  return enRefuses || REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
 }
 export const scoped = (text: string): boolean => SCOPED.test(text);
 
@@ -91,6 +95,28 @@ function subjectOf(tokens: readonly string[]): Set<string> {
   return out;
 }
 
+/**
+ * Clauses for claims: a negation keeps its scope over parentheses and a colon ("NEVER use CLI tools
+ * (cidx init) or SSH"), not across a dash, a semicolon, "but" or a CJK comma.
+ */
+const CLAIM_SPLIT = /;|；|,(?=\s*[\p{Script=Han}\p{Script=Hangul}])|\s[-–—]\s|—|\s+but\s+|，|,\s*(?=(?:never|not|don't|do not|no|but|não|nunca|nem|mas)(?:$|[^\p{L}]))/iu;
+/** Code spans keep their text; paths and URLs are names, not words of the statement. */
+const NOT_WORDS = /[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+/gi;
+/** Values that name one thing wherever they appear: a time of day, an IP address, a dotted version, a port-sized number. */
+const DISTINCT = /(?<![\w.:])(?:\d{1,2}:\d{2}(?!:\d)|\d{1,3}(?:\.\d{1,3}){3}|\d+\.\d+\.\d+|[1-9]\d{3,4})(?![\w.:-]|\.\d)/g;
+/** A number with its unit ("25 MB", "30 s", "80%", "4시"). */
+const NUM_UNIT = /(?<![\w.,:/-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{1,3}\b|[\p{Script=Han}\p{Script=Hangul}])/giu;
+
+export function claimSentences(texts: readonly string[]): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
+  return texts.map((text) => {
+    const clauses = text.split(CLAIM_SPLIT).map((c) => c.trim()).filter((c) => c.length > 1)
+      .map((c) => ({ text: c, tokens: tokenize(c.replace(NOT_WORDS, ' ')) }));
+    return { clauses, tokens: tokenize(text.replace(NOT_WORDS, ' ')) };
+  });
+}
+
+const YEAR = /^(?:19|20)\d{2}$/;
+
 export function noteClaims(sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[]): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
@@ -113,6 +139,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
           if (head.length > 1 && /^[a-z][a-z0-9_-]{2,}$/.test(head[0]!) && !GENERIC_HEADS.has(head[0]!)) add(things, head[0]!, i, neg);
         }
         for (const m of c.text.replace(CODE, ' ').matchAll(IDENT)) add(things, m[0].toLowerCase(), i, neg);
+        for (const m of c.text.matchAll(DISTINCT)) if (!YEAR.test(m[0])) add(things, m[0], i, neg);
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
@@ -124,6 +151,22 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
         const kv = COLON_IN_CODE.exec(code.trim());
         if (kv && !/^https?$/i.test(kv[1]!)) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
       }
+      const prose = c.text.replace(CODE, ' ').replace(NOT_WORDS, ' ');
+      const toks = tokenize(prose);
+      for (const m of prose.matchAll(NUM_UNIT)) {
+        const unit = m[2]!.toLowerCase();
+        if (STOPWORDS.has(unit) || /^(?:x|th|st|nd|rd|am|pm)$/.test(unit)) continue;
+        // The key: the content words just before the number (two at most), each with the unit.
+        const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).slice(-2);
+        for (const w of before) addValue(values, refusedValues, `${isCjk(w) ? w : stem(w)}#${unit}`, m[1]!, i, neg);
+      }
+      for (const m of prose.matchAll(/(?<![\d:])(\d{1,2}:\d{2})(?![\d:])/g)) {
+        const at = prose.slice(0, m.index);
+        const before = tokenize(at).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t)).slice(-2);
+        const after = tokenize(prose.slice(m.index + m[0].length)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t)).slice(0, 1);
+        for (const w of [...before, ...after]) addValue(values, refusedValues, `${stem(w)}@time`, m[1]!, i, neg);
+      }
+      void toks;
       for (const m of c.text.matchAll(IS_CODE)) {
         const key = m[1]!.toLowerCase();
         if (STOPWORDS.has(key) || key.length < 3) continue;
@@ -136,9 +179,15 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
 
 export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
 
-const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, except: string): boolean => {
+/**
+ * The two sentences holding the claims share a content word besides the key: one subject. A number
+ * keyed by the word before it and its unit ("upload … 25 MB" / "uploads … 10 MB") has its subject in the key.
+ */
+const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string): boolean => {
+  if (key.includes('#')) return true;
+  const except = new Set([key, stem(key), ...tokenize(key), ...tokenize(key).map(stem)]);
   const sb = b.subject[j]!;
-  for (const t of a.subject[i]!) if (t !== except && sb.has(t) && !except.includes(t)) return true;
+  for (const t of a.subject[i]!) if (!except.has(t) && sb.has(t)) return true;
   return false;
 };
 
@@ -153,11 +202,12 @@ function sameThing(x: string, y: string): boolean {
   return k === sw.length;
 }
 
-function stanceIn(n: NoteClaims, thing: string): Stance | undefined {
+/** A thing's stance in a note: as a thing (code span, identifier), else as a word of its prose (`prose` set). */
+function stanceIn(n: NoteClaims, thing: string): (Stance & { prose?: true }) | undefined {
   const direct = n.things.get(thing);
   if (direct) return direct;
-  if (!/\s/.test(thing)) return n.words.get(thing);
-  return undefined;
+  const w = /\s/.test(thing) ? undefined : n.words.get(thing);
+  return w ? { ...w, prose: true } : undefined;
 }
 
 const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
@@ -182,8 +232,9 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       if (!sy) for (const [other, s] of y.things) if (sameThing(thing, other)) { sy = s; break; }
       if (!sy) continue;
       const flip = x === b;
+      // A word of prose may be what is refused ("nunca localStorage"), not what is used: "merged into main" is not `main`.
       if (onlyPos(sx) && onlyNeg(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos } : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
-      if (onlyNeg(sx) && onlyPos(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
+      if (onlyNeg(sx) && onlyPos(sy) && !sy.prose) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
     }
   }
   return null;

@@ -5,7 +5,7 @@
  */
 import type { VaultFile } from '../vault/model.js';
 import { areAntonyms, normalizeNumber, stem, typoLevel } from './lexicon.js';
-import { claimConflict, noteClaims, type NoteClaims } from './claims.js';
+import { claimConflict, claimSentences, noteClaims, type NoteClaims } from './claims.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
@@ -465,7 +465,7 @@ function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
  * word the two sentences share, so only sentence pairs sharing one are compared (through b's postings).
  */
 function claimsOf(n: NoteClauses): NoteClaims {
-  n.claims ??= noteClaims(n.sentences.map(({ v }) => ({ tokens: v.tokens, clauses: v.clauses })));
+  n.claims ??= noteClaims(claimSentences(n.sentences.map(({ s }) => s.text)));
   return n.claims;
 }
 
