@@ -91,6 +91,8 @@ function subjectOf(tokens: readonly string[]): Set<string> {
     const t = tokens[k]!;
     if (isCjk(t)) { const n = tokens[k + 1]; if (n !== undefined && isCjk(n)) out.add(t + n); continue; }
     if (t.length > 2 && !STOPWORDS.has(t) && !/^\d/.test(t)) out.add(stem(t));
+    // `dashboard.html`, `concept_charts.py`: the parts name the subject too.
+    if (/[._-]/.test(t)) for (const part of t.split(/[._-]+/)) if (part.length > 3 && !STOPWORDS.has(part) && !/^\d/.test(part)) out.add(stem(part));
   }
   return out;
 }
