@@ -42,6 +42,8 @@ export interface NoteClaims {
   readonly values: Map<string, ValueClaim>;
   /** Values the note refuses or retires ("5050 não é mais usada", "旧的 100.85.28.37 已失效"). */
   readonly refusedValues: Set<string>;
+  /** What the note uses in a role: the filler after a verb of use ("use Jest for unit tests", "managed with `uv`"), with its sentence. */
+  readonly uses: { readonly filler: string; readonly at: number }[];
   /** Content stems of each sentence (the subject two claims must share besides their key). */
   readonly subject: readonly Set<string>[];
 }
@@ -118,6 +120,12 @@ export function claimSentences(texts: readonly string[]): { readonly clauses: re
 }
 
 const YEAR = /^(?:19|20)\d{2}$/;
+/** A verb of use, then the filler: a code span or one word ("use Jest for…", "bundled with webpack", "usa o Poetry", "改用 pnpm"). */
+const USE = /(?:\b(?:use|uses|using|prefer|prefers|runs? on|built with|bundled with|managed with|switched to|moved to|migrated to|usa|usar|usamos|migrad[oa]s? para)\s+(?:the\s+|a\s+|an\s+|o\s+|a\s+)?|(?:使用|改用|用|사용)\s*)(`[^`\n]{1,60}`|[\p{L}][\p{L}\p{N}_.+-]*)/giu;
+/** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
+const PORT = /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
+/** "<word> <number>" with no unit: a version or a setting ("Node 18", "Python 3.11", "timeout 30"). */
+const WORD_NUM = /\b([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)*)(?![\w.:%/-])/g;
 
 export function noteClaims(sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[]): NoteClaims {
   const things = new Map<string, Stance>();
@@ -125,6 +133,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
   const subject: Set<string>[] = [];
+  const uses: { filler: string; at: number }[] = [];
   sentences.forEach((s, i) => {
     subject.push(subjectOf(s.tokens));
     for (const c of s.clauses) {
@@ -169,6 +178,16 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
         for (const w of [...before, ...after]) addValue(values, refusedValues, `${stem(w)}@time`, m[1]!, i, neg);
       }
       void toks;
+      if (!neg) for (const m of c.text.matchAll(USE)) {
+        const f = m[1]!.replace(/`/g, '').trim().toLowerCase();
+        if (f.length >= 2 && !STOPWORDS.has(f) && !/^\d/.test(f)) uses.push({ filler: f, at: i });
+      }
+      for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
+      for (const m of prose.matchAll(WORD_NUM)) {
+        const w = m[1]!.toLowerCase();
+        if (STOPWORDS.has(w) || w.length < 3 || /^(?:port|porta|puerto|step|phase|part|issue|pr|item|line|lines|page|section|chapter|version|v)$/.test(w)) continue;
+        addValue(values, refusedValues, `${stem(w)}#v`, m[2]!.split('.')[0]!, i, neg);
+      }
       for (const m of c.text.matchAll(IS_CODE)) {
         const key = m[1]!.toLowerCase();
         if (STOPWORDS.has(key) || key.length < 3) continue;
@@ -176,7 +195,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
     }
   });
-  return { things, words, values, refusedValues, subject };
+  return { things, words, values, refusedValues, subject, uses };
 }
 
 export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
@@ -221,10 +240,14 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
     const eb = b.values.get(key);
     if (!eb) continue;
     if ([...ea.values].some((v) => eb.values.has(v))) continue;
+    // A note that states the other's value too, as a distinctive thing it uses, knows both: two settings, not a change.
+    if ([...ea.values].some((v) => (b.things.get(v)?.pos ?? -1) >= 0) || [...eb.values].some((v) => (a.things.get(v)?.pos ?? -1) >= 0)) continue;
     const label = key.replace(/^(?:=|:|is:)/, '');
     if (!sharesSubject(a, ea.at, b, eb.at, label)) continue;
     return { kind: 'value', detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`, a: ea.at, b: eb.at };
   }
+  const alt = alternatives(a, b);
+  if (alt) return alt;
   const seen = new Set<string>();
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const [thing, sx] of x.things) {
@@ -238,6 +261,25 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       if (onlyPos(sx) && onlyNeg(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos } : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
       if (onlyNeg(sx) && onlyPos(sy) && !sy.prose) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
     }
+  }
+  return null;
+}
+
+/** Words of a sentence's subject that say nothing of its role. */
+const mentions = (n: NoteClaims, f: string): boolean => n.words.has(f) || n.things.has(f) || [...n.things.keys()].some((t) => t.split(/\s+/)[0] === f);
+
+/**
+ * Two alternatives in one role: each note uses a different filler in sentences about the same
+ * thing ("use Jest for unit tests" / "use Vitest for unit tests", "deps managed with `uv`" / "uses
+ * Poetry … `poetry install`"), and neither note names the other's filler anywhere.
+ */
+function alternatives(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+  for (const ua of a.uses) for (const ub of b.uses) {
+    if (ua.filler === ub.filler || mentions(b, ua.filler) || mentions(a, ub.filler)) continue;
+    const sb = b.subject[ub.at]!;
+    let shared = 0;
+    for (const t of a.subject[ua.at]!) if (sb.has(t) && t !== stem(ua.filler) && t !== stem(ub.filler)) shared++;
+    if (shared >= 2) return { kind: 'value', detail: `${ua.filler} vs ${ub.filler} in one role`, a: ua.at, b: ub.at };
   }
   return null;
 }
