@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
  * Issue 12's evaluation from the command line: `node scripts/similarity/eval.mjs tune|test [--list]`.
- * Bundles test/eval/evaluate.ts with esbuild (a dev dependency) and prints the harness's table for
+ * Compiles the sources and test/eval/evaluate.ts with tsc (into node_modules/.cache) and prints the harness's table for
  * one half of the committed split; --list prints every contradiction/consistent outcome of that half.
  * Design on tune; test is reported, never looked at pair by pair while designing.
  */
-import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,9 @@ import { pathToFileURL } from 'node:url';
 
 const half = process.argv[2] ?? 'tune';
 if (half !== 'tune' && half !== 'test') { console.error('usage: eval.mjs tune|test [--list]'); process.exit(2); }
-const out = join(process.cwd(), 'node_modules', '.cache', 'memlint-eval', 'evaluate.mjs');
-await build({ entryPoints: ['test/eval/evaluate.ts'], bundle: true, platform: 'node', format: 'esm', outfile: out, packages: 'external', logLevel: 'error' });
+const outDir = join(process.cwd(), 'node_modules', '.cache', 'memlint-eval');
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', 'false', '--outDir', outDir, '--declaration', 'false', '--sourceMap', 'false', '--incremental', 'false'], { stdio: 'inherit' });
+const out = join(outDir, 'test', 'eval', 'evaluate.js');
 const m = await import(pathToFileURL(out).href);
 const split = m.readSplit();
 const scratch = mkdtempSync(join(tmpdir(), 'memlint-eval-scratch-'));

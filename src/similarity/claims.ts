@@ -29,6 +29,25 @@ export function refuses(text: string): boolean {
 }
 export const scoped = (text: string): boolean => SCOPED.test(text);
 
+/** Negators that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`"). */
+const NEG_BEFORE = /\b(?:not|no|never|don't|dont|do not|doesn't|don't use|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|removed|dropped|deprecated|replaced|ditched|without|instead of)\b|(?:^|[^\p{L}])(?:não|nunca|jamais|evitar|evite|nem)(?=$|[^\p{L}])/iu;
+/** Predicates that refuse what precedes them closely ("`--no-verify` is forbidden", "MapLibre GL foi removido", "5050 não é mais usada"). */
+const NEG_AFTER = /^\W*(?:\S+\s+){0,2}?(?:is|are|was|were|has been|have been|foi|é|está|são|fica)?\s*(?:not|never|no longer|forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|broken|disabled|não|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?)(?=$|[^\p{L}])/iu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Whether the clause refuses the thing at [start, end): in CJK text the whole clause decides (the
+ * negator may follow the object: "쓰지 않는다"); elsewhere a negator in the five words before it or a
+ * refusing predicate right after it ("NEVER alert() — `window.showToast()` is…" refuses alert, not showToast).
+ */
+function refusedAt(text: string, start: number, end: number): boolean {
+  if (HAS_CJK.test(text)) return refuses(text);
+  const before = text.slice(0, start).split(/\s+/).slice(-6).join(' ');
+  const pre = before.split(/[,.!?]\s/).pop() ?? '';
+  if (NEG_BEFORE.test(pre) && !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))) return true;
+  return NEG_AFTER.test(text.slice(end, end + 40));
+}
+
 /** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
 export interface Stance { pos: number; neg: number }
 export interface ValueClaim { readonly values: Set<string>; readonly at: number }
@@ -42,15 +61,15 @@ export interface NoteClaims {
   readonly values: Map<string, ValueClaim>;
   /** Values the note refuses or retires ("5050 não é mais usada", "旧的 100.85.28.37 已失效"). */
   readonly refusedValues: Set<string>;
-  /** What the note uses in a role: the filler after a verb of use ("use Jest for unit tests", "managed with `uv`"), with its sentence. */
-  readonly uses: { readonly filler: string; readonly at: number }[];
+  /** Every number the note writes, normalized. */
+  readonly numbers: Set<string>;
   /** Content stems of each sentence (the subject two claims must share besides their key). */
   readonly subject: readonly Set<string>[];
 }
 
 const CODE = /`([^`\n]{1,120})`/g;
-/** Identifiers in prose: camelCase / PascalCase with an inner capital, SCREAMING_SNAKE. */
-const IDENT = /(?<![\w$-])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g;
+/** Identifiers in prose: camelCase, SCREAMING_SNAKE (PascalCase is mostly brand names in prose: GitHub, TanStack). */
+const IDENT = /(?<![\w$-])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g;
 /** `KEY=value`, `--flag=value` (not `==`, not inside a URL query). */
 const ASSIGN = /(?<![\w./?&=-])(--?[a-z][\w-]*|[A-Za-z_][\w.]*)\s?=(?!=)\s?("[^"\n]*"|'[^'\n]*'|[^\s`,;)\]}"']+)/g;
 /** `key: value` inside a code span (YAML, JSON, headers). */
@@ -69,7 +88,6 @@ function thingOf(code: string): string {
   return code.trim().toLowerCase().replace(/\s*=\s*(?:\.\.\.|…)?$/, '').replace(/(?:\.\.\.|…)$/, '').trim();
 }
 
-const GENERIC_HEADS = new Set(['npx', 'npm', 'pnpm', 'yarn', 'sudo', 'cd', 'python', 'python3', 'node', 'bash', 'sh', 'env', 'cat', 'echo', 'ls', 'make', 'uv', 'poetry', 'pip', 'go', 'cargo']);
 
 function add(m: Map<string, Stance>, key: string, i: number, neg: boolean): void {
   const e = m.get(key) ?? { pos: -1, neg: -1 };
@@ -109,7 +127,7 @@ const NOT_WORDS = /[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.
 /** Values that name one thing wherever they appear: a time of day, an IP address, a dotted version, a port-sized number. */
 const DISTINCT = /(?<![\w.:])(?:\d{1,2}:\d{2}(?!:\d)|\d{1,3}(?:\.\d{1,3}){3}|\d+\.\d+\.\d+|[1-9]\d{3,4})(?![\w.:-]|\.\d)/g;
 /** A number with its unit ("25 MB", "30 s", "80%", "4시"). */
-const NUM_UNIT = /(?<![\w.,:/-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{1,3}\b|[\p{Script=Han}\p{Script=Hangul}])/giu;
+const NUM_UNIT = /(?<![\w.,:/$€£-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{2,3}\b|[sh]\b)/gi;
 
 export function claimSentences(texts: readonly string[]): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
   return texts.map((text) => {
@@ -120,37 +138,36 @@ export function claimSentences(texts: readonly string[]): { readonly clauses: re
 }
 
 const YEAR = /^(?:19|20)\d{2}$/;
-/** A verb of use, then the filler: a code span or one word ("use Jest for…", "bundled with webpack", "usa o Poetry", "改用 pnpm"). */
-const USE = /(?:\b(?:use|uses|using|prefer|prefers|runs? on|built with|bundled with|managed with|switched to|moved to|migrated to|usa|usar|usamos|migrad[oa]s? para)\s+(?:the\s+|a\s+|an\s+|o\s+|a\s+)?|(?:使用|改用|用|사용)\s*)(`[^`\n]{1,60}`|[\p{L}][\p{L}\p{N}_.+-]*)/giu;
+const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
+const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT = /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
-/** "<word> <number>" with no unit: a version or a setting ("Node 18", "Python 3.11", "timeout 30"). */
-const WORD_NUM = /\b([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)*)(?![\w.:%/-])/g;
-
 export function noteClaims(sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[]): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
   const subject: Set<string>[] = [];
-  const uses: { filler: string; at: number }[] = [];
+  const numbers = new Set<string>();
   sentences.forEach((s, i) => {
     subject.push(subjectOf(s.tokens));
     for (const c of s.clauses) {
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
-      if (!isScoped) for (const t of c.tokens) if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, neg);
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
+      for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       if (!isScoped) {
-        for (const code of codes) {
-          const t = thingOf(code);
-          if (t.length < 2) continue;
-          add(things, t, i, neg);
-          const head = t.split(/\s+/);
-          if (head.length > 1 && /^[a-z][a-z0-9_-]{2,}$/.test(head[0]!) && !GENERIC_HEADS.has(head[0]!)) add(things, head[0]!, i, neg);
+        const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
+        for (const m of blanked.matchAll(WORD)) {
+          const t = m[0].toLowerCase().replace(/[.'-]+$/, '');
+          if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
         }
-        for (const m of c.text.replace(CODE, ' ').matchAll(IDENT)) add(things, m[0].toLowerCase(), i, neg);
-        for (const m of c.text.matchAll(DISTINCT)) if (!YEAR.test(m[0])) add(things, m[0], i, neg);
+        for (const m of c.text.matchAll(CODE)) {
+          const t = thingOf(m[1]!);
+          if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
+        }
+        for (const m of blanked.matchAll(IDENT)) add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
+        for (const m of c.text.matchAll(DISTINCT)) if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
@@ -164,30 +181,23 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
       const prose = c.text.replace(CODE, ' ').replace(NOT_WORDS, ' ');
       const toks = tokenize(prose);
-      for (const m of prose.matchAll(NUM_UNIT)) {
+      // A clause listing several numbers is a record (a measurement, a change "1.5% → 2.0%"), not a setting.
+      const recordLike = (prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose);
+      if (!recordLike) for (const m of prose.matchAll(NUM_UNIT)) {
         const unit = m[2]!.toLowerCase();
         if (STOPWORDS.has(unit) || /^(?:x|th|st|nd|rd|am|pm)$/.test(unit)) continue;
         // The key: the content words just before the number (two at most), each with the unit.
-        const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).slice(-2);
-        for (const w of before) addValue(values, refusedValues, `${isCjk(w) ? w : stem(w)}#${unit}`, m[1]!, i, neg);
+        const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
+        for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
       }
       for (const m of prose.matchAll(/(?<![\d:])(\d{1,2}:\d{2})(?![\d:])/g)) {
         const at = prose.slice(0, m.index);
-        const before = tokenize(at).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t)).slice(-2);
-        const after = tokenize(prose.slice(m.index + m[0].length)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t)).slice(0, 1);
+        const before = tokenize(at).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
+        const after = tokenize(prose.slice(m.index + m[0].length)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(0, 1);
         for (const w of [...before, ...after]) addValue(values, refusedValues, `${stem(w)}@time`, m[1]!, i, neg);
       }
       void toks;
-      if (!neg) for (const m of c.text.matchAll(USE)) {
-        const f = m[1]!.replace(/`/g, '').trim().toLowerCase();
-        if (f.length >= 2 && !STOPWORDS.has(f) && !/^\d/.test(f)) uses.push({ filler: f, at: i });
-      }
       for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
-      for (const m of prose.matchAll(WORD_NUM)) {
-        const w = m[1]!.toLowerCase();
-        if (STOPWORDS.has(w) || w.length < 3 || /^(?:port|porta|puerto|step|phase|part|issue|pr|item|line|lines|page|section|chapter|version|v)$/.test(w)) continue;
-        addValue(values, refusedValues, `${stem(w)}#v`, m[2]!.split('.')[0]!, i, neg);
-      }
       for (const m of c.text.matchAll(IS_CODE)) {
         const key = m[1]!.toLowerCase();
         if (STOPWORDS.has(key) || key.length < 3) continue;
@@ -195,7 +205,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
     }
   });
-  return { things, words, values, refusedValues, subject, uses };
+  return { things, words, values, refusedValues, subject, numbers };
 }
 
 export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
@@ -204,11 +214,12 @@ export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly d
  * The two sentences holding the claims share a content word besides the key: one subject. A number
  * keyed by the word before it and its unit ("upload … 25 MB" / "uploads … 10 MB") has its subject in the key.
  */
-const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string): boolean => {
+const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string, need = 1): boolean => {
   if (key.includes('#')) return true;
   const except = new Set([key, stem(key), ...tokenize(key), ...tokenize(key).map(stem)]);
   const sb = b.subject[j]!;
-  for (const t of a.subject[i]!) if (!except.has(t) && sb.has(t)) return true;
+  let n = 0;
+  for (const t of a.subject[i]!) if (!except.has(t) && sb.has(t) && ++n >= need) return true;
   return false;
 };
 
@@ -243,11 +254,12 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
     // A note that states the other's value too, as a distinctive thing it uses, knows both: two settings, not a change.
     if ([...ea.values].some((v) => (b.things.get(v)?.pos ?? -1) >= 0) || [...eb.values].some((v) => (a.things.get(v)?.pos ?? -1) >= 0)) continue;
     const label = key.replace(/^(?:=|:|is:)/, '');
-    if (!sharesSubject(a, ea.at, b, eb.at, label)) continue;
+    // A number with a unit is keyed loosely (the words before it): neither note may write the other's number anywhere.
+    if (key.includes('#') && ([...ea.values].some((v) => b.numbers.has(v)) || [...eb.values].some((v) => a.numbers.has(v)))) continue;
+    // `key: value` in code (CSS, YAML) recurs in many contexts: two shared words of subject.
+    if (!sharesSubject(a, ea.at, b, eb.at, label, /^(?::|is:)/.test(key) ? 2 : 1)) continue;
     return { kind: 'value', detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`, a: ea.at, b: eb.at };
   }
-  const alt = alternatives(a, b);
-  if (alt) return alt;
   const seen = new Set<string>();
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const [thing, sx] of x.things) {
@@ -257,29 +269,13 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       if (!sy) for (const [other, s] of y.things) if (sameThing(thing, other)) { sy = s; break; }
       if (!sy) continue;
       const flip = x === b;
+      const ix = onlyPos(sx) ? sx.pos : sx.neg, iy = onlyPos(sy) ? sy.pos : sy.neg;
+      // A one-word thing (`main`, `open`, an address) needs one more shared word of subject; a command is specific enough.
+      if (ix < 0 || iy < 0 || (!/\s/.test(thing) && !sharesSubject(x, ix, y, iy, thing))) continue;
       // A word of prose may be what is refused ("nunca localStorage"), not what is used: "merged into main" is not `main`.
       if (onlyPos(sx) && onlyNeg(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos } : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
       if (onlyNeg(sx) && onlyPos(sy) && !sy.prose) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
     }
-  }
-  return null;
-}
-
-/** Words of a sentence's subject that say nothing of its role. */
-const mentions = (n: NoteClaims, f: string): boolean => n.words.has(f) || n.things.has(f) || [...n.things.keys()].some((t) => t.split(/\s+/)[0] === f);
-
-/**
- * Two alternatives in one role: each note uses a different filler in sentences about the same
- * thing ("use Jest for unit tests" / "use Vitest for unit tests", "deps managed with `uv`" / "uses
- * Poetry … `poetry install`"), and neither note names the other's filler anywhere.
- */
-function alternatives(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
-  for (const ua of a.uses) for (const ub of b.uses) {
-    if (ua.filler === ub.filler || mentions(b, ua.filler) || mentions(a, ub.filler)) continue;
-    const sb = b.subject[ub.at]!;
-    let shared = 0;
-    for (const t of a.subject[ua.at]!) if (sb.has(t) && t !== stem(ua.filler) && t !== stem(ub.filler)) shared++;
-    if (shared >= 2) return { kind: 'value', detail: `${ua.filler} vs ${ub.filler} in one role`, a: ua.at, b: ub.at };
   }
   return null;
 }
