@@ -29,11 +29,12 @@ export function refuses(text: string): boolean {
 }
 export const scoped = (text: string): boolean => SCOPED.test(text);
 
-/** Negators that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`"). */
-const NEG_BEFORE = /\b(?:not|no|never|don't|dont|do not|doesn't|don't use|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|removed|dropped|deprecated|replaced|ditched|without|instead of)\b|(?:^|[^\p{L}])(?:não|nunca|jamais|evitar|evite|nem)(?=$|[^\p{L}])/iu;
-/** Predicates that refuse what precedes them closely ("`--no-verify` is forbidden", "MapLibre GL foi removido", "5050 não é mais usada"). */
-const NEG_AFTER = /^\W*(?:\S+\s+){0,2}?(?:is|are|was|were|has been|have been|foi|é|está|são|fica)?\s*(?:not|never|no longer|forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|broken|disabled|não|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?)(?=$|[^\p{L}])/iu;
+/** Prohibitions that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`", "no `rebase`"). */
+const NEG_BEFORE = /\b(?:never|don't|dont|do not|does not|must not|mustn't|should not|shouldn't|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|disallows|removed|dropped|deprecated|replaced|ditched|instead of|no longer)\b|\bno\s+(?:\S+\s+)?$|(?:^|[^\p{L}])(?:nunca|jamais|evitar|evite|nem|não use|não usar|não rodar)(?=$|[^\p{L}])/iu;
+/** Predicates that refuse what precedes them closely ("`--no-verify` is forbidden", "MapLibre GL foi removido", "5050 não é mais usada"); "X is not Y" is not one. */
+const NEG_AFTER = /^[\s*_)]*(?:\S+\s+)?(?:(?:is|are|was|were|has been|have been|foi|é|está|são|fica)\s+)?(?:now\s+)?(?:forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|not (?:used|allowed|supported|installed|recommended)|no longer (?:used|supported|needed)|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?|não (?:é|são) mais)(?=$|[^\p{L}])/iu;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 
 /**
  * Whether the clause refuses the thing at [start, end): in CJK text the whole clause decides (the
@@ -41,11 +42,16 @@ const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * refusing predicate right after it ("NEVER alert() — `window.showToast()` is…" refuses alert, not showToast).
  */
 function refusedAt(text: string, start: number, end: number): boolean {
-  if (HAS_CJK.test(text)) return refuses(text);
+  if (HAS_CJK.test(text)) {
+    // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
+    const pre = text.slice(Math.max(0, start - 12), start).split(CJK_BREAK).pop() ?? '';
+    const post = text.slice(end, end + 12).split(CJK_BREAK)[0] ?? '';
+    return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
+  }
   const before = text.slice(0, start).split(/\s+/).slice(-6).join(' ');
-  const pre = before.split(/[,.!?]\s/).pop() ?? '';
+  const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
   if (NEG_BEFORE.test(pre) && !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))) return true;
-  return NEG_AFTER.test(text.slice(end, end + 40));
+  return NEG_AFTER.test(text.slice(end, end + 48));
 }
 
 /** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
@@ -78,8 +84,8 @@ const COLON_IN_CODE = /^"?([A-Za-z_][\w.-]*)"?\s*:\s+(\S.*)$/;
 const HOST_PORT = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0)?:(\d{2,5})(?![\d.:])/g;
 /** Five cron fields. */
 const CRON = /^((?:[\d*][\d*,/-]*\s+){4}[\d*][\d*,/-]*)(?:\s|$)/;
-/** "<key> is `value`", "<key>: `value`", "<key> = `value`". */
-const IS_CODE = /([\p{L}_][\p{L}\p{N}_.-]*)\s*(?:\*\*)?\s*(?:is|are|=|:|：)\s*(?:therefore\s+|now\s+|always\s+)?(?:\*\*)?`([^`\n]{1,80})`/gu;
+/** "<key> is `value`" ("the digest is `0 9 * * *`"). */
+const IS_CODE = /([\p{L}_][\p{L}\p{N}_.-]*)\s+(?:is|are)\s+(?:therefore\s+|now\s+|always\s+)?`([^`\n]{1,80})`/gu;
 
 const norm = (v: string): string => v.trim().replace(/^["']|["']$/g, '').replace(/^v(?=\d)/, '').replace(/,(?=\d{3})/g, '').replace(/(?:\.0+)+$/, '').toLowerCase();
 
@@ -171,16 +177,17 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
-      for (const m of c.text.matchAll(ASSIGN)) addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
+      // A setting's name looks like one: a flag, SCREAMING_SNAKE, snake_case, camelCase, dotted (not "gap = 26").
+      for (const m of c.text.matchAll(ASSIGN)) if (/^-|[_.A-Z]/.test(m[1]!) && m[1]!.length >= 4) addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
       for (const m of c.text.matchAll(HOST_PORT)) if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text)) addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
       for (const code of codes) {
         const cron = CRON.exec(code.trim());
         if (cron) addValue(values, refusedValues, 'cron', cron[1]!.replace(/\s+/g, ' '), i, neg);
         const kv = COLON_IN_CODE.exec(code.trim());
-        if (kv && !/^https?$/i.test(kv[1]!)) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
+        // CSS properties (hyphenated: `font-size`) recur in every context; settings keep their keys.
+        if (kv && !/^https?$/i.test(kv[1]!) && !kv[1]!.includes('-')) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
       }
       const prose = c.text.replace(CODE, ' ').replace(NOT_WORDS, ' ');
-      const toks = tokenize(prose);
       // A clause listing several numbers is a record (a measurement, a change "1.5% → 2.0%"), not a setting.
       const recordLike = (prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose);
       if (!recordLike) for (const m of prose.matchAll(NUM_UNIT)) {
@@ -190,13 +197,6 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
         const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
         for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
       }
-      for (const m of prose.matchAll(/(?<![\d:])(\d{1,2}:\d{2})(?![\d:])/g)) {
-        const at = prose.slice(0, m.index);
-        const before = tokenize(at).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
-        const after = tokenize(prose.slice(m.index + m[0].length)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(0, 1);
-        for (const w of [...before, ...after]) addValue(values, refusedValues, `${stem(w)}@time`, m[1]!, i, neg);
-      }
-      void toks;
       for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
       for (const m of c.text.matchAll(IS_CODE)) {
         const key = m[1]!.toLowerCase();
@@ -227,8 +227,9 @@ const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: 
 function sameThing(x: string, y: string): boolean {
   if (x === y) return true;
   const [s, l] = x.length < y.length ? [x, y] : [y, x];
-  if (s.length < 4) return false;
   const sw = s.split(/\s+/), lw = l.split(/\s+/);
+  // Inside a longer span only as a command (two words at least) or a flag: `nftid` is not `nftid = 0x42`.
+  if (s.length < 4 || (sw.length < 2 && !s.startsWith('-'))) return false;
   let k = 0;
   for (const w of lw) if (k < sw.length && w === sw[k]) k++;
   return k === sw.length;
