@@ -7,7 +7,7 @@
  * only refuses. Code spans, identifiers, numbers and paths read the same in every language, so the
  * claims do too; the refusal markers cover the corpus's languages (en, pt, es, zh, ko, ja).
  */
-import { stem } from './lexicon.js';
+import { stem, typoLevel } from './lexicon.js';
 import { isCjk, STOPWORDS, tokens as tokenize } from './text.js';
 
 /** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
@@ -32,7 +32,7 @@ export const scoped = (text: string): boolean => SCOPED.test(text);
 /** Prohibitions that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`", "no `rebase`"). */
 const NEG_BEFORE = /\b(?:never|don't|dont|do not|does not|must not|mustn't|should not|shouldn't|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|disallows|removed|dropped|deprecated|replaced|ditched|instead of|no longer)\b|\bno\s+(?:\S+\s+)?$|(?:^|[^\p{L}])(?:nunca|jamais|evitar|evite|nem|não use|não usar|não rodar)(?=$|[^\p{L}])/iu;
 /** Predicates that refuse what precedes them closely ("`--no-verify` is forbidden", "MapLibre GL foi removido", "5050 não é mais usada"); "X is not Y" is not one. */
-const NEG_AFTER = /^[\s*_)]*(?:\S+\s+)?(?:(?:is|are|was|were|has been|have been|foi|é|está|são|fica)\s+)?(?:now\s+)?(?:forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|not (?:used|allowed|supported|installed|recommended)|no longer (?:used|supported|needed)|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?|não (?:é|são) mais)(?=$|[^\p{L}])/iu;
+const NEG_AFTER = /^[\s*_)]*(?:\S+\s+)?(?:(?:is|are|was|were|has been|have been|foi|é|está|são|fica)\s+)?(?:now\s+|even\s+)?(?:forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|(?:not|isn't|aren't|wasn't)\s+(?:even\s+)?(?:used|allowed|supported|installed|recommended)|no longer (?:used|supported|needed)|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?|não (?:é|são) mais)(?=$|[^\p{L}])/iu;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 
@@ -67,6 +67,8 @@ export interface NoteClaims {
   readonly values: Map<string, ValueClaim>;
   /** Values the note refuses or retires ("5050 não é mais usada", "旧的 100.85.28.37 已失效"). */
   readonly refusedValues: Set<string>;
+  /** Frames: a clause with one word left out (its filler), keyed by the rest ("use _ for all unit tests" → jest). */
+  readonly frames: Map<string, { readonly filler: string; readonly at: number }>;
   /** Every number the note writes, normalized. */
   readonly numbers: Set<string>;
   /** Content stems of each sentence (the subject two claims must share besides their key). */
@@ -155,12 +157,14 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
   const refusedValues = new Set<string>();
   const subject: Set<string>[] = [];
   const numbers = new Set<string>();
+  const frames = new Map<string, { filler: string; at: number }>();
   sentences.forEach((s, i) => {
     subject.push(subjectOf(s.tokens));
     for (const c of s.clauses) {
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
+      if (!isScoped && !neg) addFrames(frames, c.tokens, i);
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       if (!isScoped) {
         const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
@@ -205,7 +209,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
     }
   });
-  return { things, words, values, refusedValues, subject, numbers };
+  return { things, words, values, refusedValues, subject, numbers, frames };
 }
 
 export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
@@ -244,6 +248,41 @@ function stanceIn(n: NoteClaims, thing: string): (Stance & { prose?: true }) | u
 }
 
 const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
+
+/**
+ * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its
+ * filler. Built once per note; comparing two notes is one map lookup per frame of the smaller note.
+ */
+function addFrames(frames: Map<string, { filler: string; at: number }>, toks: readonly string[], at: number): void {
+  if (toks.length < 4 || toks.length > 14 || toks.some(isCjk)) return;
+  const content = toks.filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).length;
+  if (content < 4) return;
+  for (let k = 0; k < toks.length; k++) {
+    const f = toks[k]!;
+    if (STOPWORDS.has(f) || /\d/.test(f) || f.length < 3) continue;
+    frames.set(`${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`, { filler: f, at });
+  }
+}
+
+/** A filler the other note takes no positive stance on (absent, or only refused: "we replaced Jest"). */
+const notUsedIn = (n: NoteClaims, w: string): boolean => { const s = n.words.get(w) ?? n.things.get(w); return s === undefined || s.pos < 0; };
+
+/**
+ * The same frame with a different filler in the two notes ("use Jest for all unit tests" / "use
+ * Vitest for all unit tests"), where neither note uses the other's filler and the two fillers are
+ * not one word spelled two ways.
+ */
+function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+  const [small, large] = a.frames.size <= b.frames.size ? [a, b] : [b, a];
+  for (const [key, fs] of small.frames) {
+    const fl = large.frames.get(key);
+    if (!fl || fl.filler === fs.filler || typoLevel(fl.filler, fs.filler)) continue;
+    if (!notUsedIn(large, fs.filler) || !notUsedIn(small, fl.filler)) continue;
+    const [fa, fb] = small === a ? [fs, fl] : [fl, fs];
+    return { kind: 'value', detail: `${fa.filler} vs ${fb.filler} in "${key.replace(/\s+/g, ' ').trim()}"`, a: fa.at, b: fb.at };
+  }
+  return null;
+}
 const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
 
 /** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
@@ -261,6 +300,8 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
     if (!sharesSubject(a, ea.at, b, eb.at, label, /^(?::|is:)/.test(key) ? 2 : 1)) continue;
     return { kind: 'value', detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`, a: ea.at, b: eb.at };
   }
+  const frame = frameConflict(a, b);
+  if (frame) return frame;
   const seen = new Set<string>();
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const [thing, sx] of x.things) {
