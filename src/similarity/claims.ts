@@ -41,7 +41,10 @@ const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
  * negator may follow the object: "쓰지 않는다"); elsewhere a negator in the five words before it or a
  * refusing predicate right after it ("NEVER alert() — `window.showToast()` is…" refuses alert, not showToast).
  */
-function refusedAt(text: string, start: number, end: number): boolean {
+/** Any word that could refuse something near it (a cheap test before looking around each word). */
+const MAY_REFUSE = /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
+
+function refusedNear(text: string, start: number, end: number): boolean {
   if (HAS_CJK.test(text)) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
     const pre = text.slice(Math.max(0, start - 12), start).split(CJK_BREAK).pop() ?? '';
@@ -164,9 +167,14 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
-      if (!isScoped && !neg) addFrames(frames, c.tokens, i);
+      // Frames of prose only: a clause naming files or commands is a template ("The file `x.md` holds…").
+      if (!isScoped && !neg && codes.length === 0 && !NOT_WORDS.test(c.text)) addFrames(frames, c.tokens, i);
+      NOT_WORDS.lastIndex = 0;
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       if (!isScoped) {
+        // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
+        const mayRefuse = neg || MAY_REFUSE.test(c.text);
+        const refusedAt = mayRefuse ? refusedNear : (): boolean => false;
         const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
         for (const m of blanked.matchAll(WORD)) {
           const t = m[0].toLowerCase().replace(/[.'-]+$/, '');
@@ -259,7 +267,7 @@ function addFrames(frames: Map<string, { filler: string; at: number }>, toks: re
   if (content < 4) return;
   for (let k = 0; k < toks.length; k++) {
     const f = toks[k]!;
-    if (STOPWORDS.has(f) || /\d/.test(f) || f.length < 3) continue;
+    if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
     frames.set(`${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`, { filler: f, at });
   }
 }
