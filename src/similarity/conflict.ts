@@ -4,7 +4,7 @@
  * "always") does not fire across subjects.
  */
 import type { VaultFile } from '../vault/model.js';
-import { areAntonyms, normalizeNumber, stem, typoLevel } from './lexicon.js';
+import { areAntonyms, normalizeNumber, typoLevel } from './lexicon.js';
 import { claimConflict, claimSentences, noteClaims, type NoteClaims } from './claims.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
@@ -42,8 +42,6 @@ const REPLACED = /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved 
 const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
 /** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
 const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
-/** Words that scope a statement to a case. */
-const SCOPE = new Set(['when', 'if', 'unless', 'except', 'only', 'still', 'may', 'until', 'while', 'during', 'legacy', 'before']);
 /** Words by which a clause refuses what it names, besides negation. */
 const REFUSALS = new Set(['dangerous', 'unsafe', 'unreliable', 'harmful', 'forbidden', 'prohibited', 'banned', 'deprecated', 'broken', 'wrong', 'bypass', 'skip']);
 /** Verbs saying the thing after them is gone or refused. */
