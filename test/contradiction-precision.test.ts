@@ -21,7 +21,7 @@ describe.skipIf(!hasCorpus)('contradiction items on the corpus', () => {
     for (const dir of [...corpusVaults('claude'), ...corpusVaults('hermes')]) {
       const vault = loadVault(dir, { config: DEFAULT_CONFIG });
       const proposal = consolidateVault(vault, { now: new Date(0) });
-      notes += proposal.summary?.notes ?? 0;
+      notes += Number(proposal.summary?.notes ?? 0);
       const name = `${basename(dirname(dir))}/${basename(dir)}`;
       for (const item of proposal.items.filter((i) => i.kind === 'contradiction')) {
         emitted.push(`${name} ${item.notes.map((n) => n.path).join(' | ')}`);
