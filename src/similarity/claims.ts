@@ -142,9 +142,9 @@ const NUM_UNIT = /(?<![\w.,:/$€£-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{2,3}\b|[sh]\b
 
 export function claimSentences(texts: readonly string[]): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
   return texts.map((text) => {
-    const clauses = text.split(CLAIM_SPLIT).map((c) => c.trim()).filter((c) => c.length > 1)
-      .map((c) => ({ text: c, tokens: tokenize(c.replace(NOT_WORDS, ' ')) }));
-    return { clauses, tokens: tokenize(text.replace(NOT_WORDS, ' ')) };
+    const words = (t: string): string[] => tokenize(t.includes('/') ? t.replace(NOT_WORDS, ' ') : t);
+    const clauses = text.split(CLAIM_SPLIT).map((c) => c.trim()).filter((c) => c.length > 1).map((c) => ({ text: c, tokens: words(c) }));
+    return { clauses, tokens: words(text) };
   });
 }
 
@@ -168,8 +168,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       const isScoped = scoped(c.text.replace(CODE, ' '));
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
       // Frames of prose only: a clause naming files or commands is a template ("The file `x.md` holds…").
-      if (!isScoped && !neg && codes.length === 0 && !NOT_WORDS.test(c.text)) addFrames(frames, c.tokens, i);
-      NOT_WORDS.lastIndex = 0;
+      if (!isScoped && !neg && codes.length === 0 && !c.text.includes('/')) addFrames(frames, c.tokens, i);
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       if (!isScoped) {
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
@@ -199,7 +198,8 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
         // CSS properties (hyphenated: `font-size`) recur in every context; settings keep their keys.
         if (kv && !/^https?$/i.test(kv[1]!) && !kv[1]!.includes('-')) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
       }
-      const prose = c.text.replace(CODE, ' ').replace(NOT_WORDS, ' ');
+      const noCode = codes.length > 0 ? c.text.replace(CODE, ' ') : c.text;
+      const prose = noCode.includes('/') ? noCode.replace(NOT_WORDS, ' ') : noCode;
       // A clause listing several numbers is a record (a measurement, a change "1.5% → 2.0%"), not a setting.
       const recordLike = (prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose);
       if (!recordLike) for (const m of prose.matchAll(NUM_UNIT)) {
@@ -209,8 +209,8 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
         const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
         for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
       }
-      for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
-      for (const m of c.text.matchAll(IS_CODE)) {
+      if (/port|端口|포트/i.test(c.text)) for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
+      if (codes.length > 0 && /\b(?:is|are)\b/.test(c.text)) for (const m of c.text.matchAll(IS_CODE)) {
         const key = m[1]!.toLowerCase();
         if (STOPWORDS.has(key) || key.length < 3) continue;
         addValue(values, refusedValues, `is:${stem(key)}`, m[2]!, i, neg);
@@ -245,6 +245,21 @@ function sameThing(x: string, y: string): boolean {
   let k = 0;
   for (const w of lw) if (k < sw.length && w === sw[k]) k++;
   return k === sw.length;
+}
+
+const spanIndex = new WeakMap<NoteClaims, Map<string, string[]>>();
+/** The note's multi-word things holding a word (built once per note). */
+function spansWith(n: NoteClaims, word: string): readonly string[] {
+  let m = spanIndex.get(n);
+  if (!m) {
+    m = new Map();
+    for (const t of n.things.keys()) {
+      if (!/\s/.test(t)) continue;
+      for (const w of new Set(t.split(/\s+/))) { const l = m.get(w); if (l) l.push(t); else m.set(w, [t]); }
+    }
+    spanIndex.set(n, m);
+  }
+  return m.get(word) ?? [];
 }
 
 /** A thing's stance in a note: as a thing (code span, identifier), else as a word of its prose (`prose` set). */
@@ -316,7 +331,8 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       if (seen.has(thing)) continue;
       seen.add(thing);
       let sy = stanceIn(y, thing);
-      if (!sy) for (const [other, s] of y.things) if (sameThing(thing, other)) { sy = s; break; }
+      // A command or flag inside a longer span of the other note: only spans holding its first word are tried.
+      if (!sy && (/\s/.test(thing) || thing.startsWith('-'))) for (const other of spansWith(y, thing.split(/\s+/)[0]!)) if (sameThing(thing, other)) { sy = y.things.get(other); break; }
       if (!sy) continue;
       const flip = x === b;
       const ix = onlyPos(sx) ? sx.pos : sx.neg, iy = onlyPos(sy) ? sy.pos : sy.neg;
