@@ -72,6 +72,8 @@ export interface NoteClaims {
   readonly refusedValues: Set<string>;
   /** Frames: a clause with one word left out (its filler), keyed by the rest ("use _ for all unit tests" → jest). */
   readonly frames: Map<string, { readonly filler: string; readonly at: number }>;
+  /** Rules: a clause opening with always/never/don't… keyed by the first four content words after it ("force push release branch" → do / don't). */
+  readonly rules: Map<string, { readonly refuse: boolean; readonly at: number }>;
   /** Every number the note writes, normalized. */
   readonly numbers: Set<string>;
   /** Content stems of each sentence (the subject two claims must share besides their key). */
@@ -149,6 +151,9 @@ export function claimSentences(texts: readonly string[]): { readonly clauses: re
 }
 
 const YEAR = /^(?:19|20)\d{2}$/;
+/** A rule's opening: "Always …", "Never …", "Don't …", "Do not …", "Must …" / "Must not …". */
+const RULE = /^\W*(?:always|never|don't|dont|do not|must not|must|should not|should|nunca|sempre|não)\b\s*/i;
+const MARKER_WORDS = new Set(['always', 'never', 'even', 'also', 'still', 'just', 'really']);
 const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
 const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
@@ -161,6 +166,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
   const subject: Set<string>[] = [];
   const numbers = new Set<string>();
   const frames = new Map<string, { filler: string; at: number }>();
+  const rules = new Map<string, { refuse: boolean; at: number }>();
   sentences.forEach((s, i) => {
     subject.push(subjectOf(s.tokens));
     for (const c of s.clauses) {
@@ -170,6 +176,11 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       // Frames of prose only: a clause naming files or commands is a template ("The file `x.md` holds…").
       if (!isScoped && !neg && codes.length === 0 && !c.text.includes('/')) addFrames(frames, c.tokens, i);
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
+      const rule = RULE.exec(c.text);
+      if (rule && !isScoped) {
+        const key = tokenize(c.text.slice(rule[0].length)).filter((t) => !STOPWORDS.has(t) && !MARKER_WORDS.has(t)).slice(0, 4);
+        if (key.length === 4) rules.set(key.join(' '), { refuse: !/^\W*(?:always|must|should|do)\b/i.test(rule[0]), at: i });
+      }
       if (!isScoped) {
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
         const mayRefuse = neg || MAY_REFUSE.test(c.text);
@@ -217,7 +228,7 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       }
     }
   });
-  return { things, words, values, refusedValues, subject, numbers, frames };
+  return { things, words, values, refusedValues, subject, numbers, frames, rules };
 }
 
 export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
@@ -325,6 +336,13 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
   }
   const frame = frameConflict(a, b);
   if (frame) return frame;
+  const [small, large] = a.rules.size <= b.rules.size ? [a, b] : [b, a];
+  for (const [key, r] of small.rules) {
+    const o = large.rules.get(key);
+    if (!o || o.refuse === r.refuse) continue;
+    const [ra, rb] = small === a ? [r, o] : [o, r];
+    return { kind: 'polarity', detail: `"${key}" ${ra.refuse ? 'refused' : 'required'} in one, ${rb.refuse ? 'refused' : 'required'} in the other`, a: ra.at, b: rb.at };
+  }
   const seen = new Set<string>();
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const [thing, sx] of x.things) {
