@@ -173,8 +173,8 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
-      // Frames of prose only: a clause naming files or commands is a template ("The file `x.md` holds…").
-      if (!isScoped && !neg && codes.length === 0 && !c.text.includes('/')) addFrames(frames, c.tokens, i);
+      // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
+      if (!isScoped && !neg && !c.text.includes('/')) addFrames(frames, c.tokens, i);
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
