@@ -295,6 +295,11 @@ function addFrames(frames: Map<string, { filler: string; at: number }>, toks: re
     const f = toks[k]!;
     if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
     frames.set(`${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`, { filler: f, at });
+    // The local frame too (a clause opening, four words after the filler): "use _ for all unit tests".
+    if (k <= 2 && toks.length >= k + 5) {
+      const right = toks.slice(k + 1, k + 5);
+      if (right.filter((t) => !STOPWORDS.has(t)).length >= 3) frames.set(`${toks.slice(0, k).join(' ')} _ ${right.join(' ')} …`, { filler: f, at });
+    }
   }
 }
 
