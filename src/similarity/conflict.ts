@@ -4,7 +4,8 @@
  * "always") does not fire across subjects.
  */
 import type { VaultFile } from '../vault/model.js';
-import { areAntonyms, normalizeNumber, stem, typoLevel } from './lexicon.js';
+import { areAntonyms, normalizeNumber, typoLevel } from './lexicon.js';
+import { claimConflict, claimSentences, noteClaims, type NoteClaims } from './claims.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
@@ -41,8 +42,6 @@ const REPLACED = /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved 
 const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
 /** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
 const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
-/** Words that scope a statement to a case. */
-const SCOPE = new Set(['when', 'if', 'unless', 'except', 'only', 'still', 'may', 'until', 'while', 'during', 'legacy', 'before']);
 /** Words by which a clause refuses what it names, besides negation. */
 const REFUSALS = new Set(['dangerous', 'unsafe', 'unreliable', 'harmful', 'forbidden', 'prohibited', 'banned', 'deprecated', 'broken', 'wrong', 'bypass', 'skip']);
 /** Verbs saying the thing after them is gone or refused. */
@@ -80,7 +79,7 @@ export interface SentenceView extends ClauseView {
 }
 
 /** Clauses: a negation keeps its scope over a comma list ("do not rephrase, weaken or stall"). */
-const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()]\s*|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
+const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()（）]\s*|[，；：、]|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
 /** Words that set polarity or force, not subject. */
 const MARKERS = new Set(['always', 'must', 'should', 'please', 'every', 'all', 'enable', 'enabled', 'allow', 'allowed']);
 
@@ -334,154 +333,30 @@ function replacement(a: SentenceView, b: SentenceView): Conflict | null {
 export interface ConflictStats { candidatePairs: number; sentenceComparisons: number }
 export const newConflictStats = (): ConflictStats => ({ candidatePairs: 0, sentenceComparisons: 0 });
 
-/** A note's sentences with their views, computed once per note (never per pair). */
+/** A note's sentences and (built on first use, once per note, never per pair) its claims. */
 export interface NoteClauses {
-  readonly sentences: readonly { readonly s: Sentence; readonly v: SentenceView }[];
-  /** Content word → indexes of the sentences holding it (built on first use). */
-  postings?: Map<string, number[]>;
-  /** Note-level views, built on first use and kept (once per note, never per pair). */
-  stated?: Stated;
-  stance?: Map<string, { pos: number; neg: number }>;
+  readonly sentences: readonly { readonly s: Sentence }[];
+  claims?: NoteClaims;
 }
 
 export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): NoteClauses {
-  return { sentences: sentences(note).map((s) => ({ s, v: viewSentence(s.text) })) };
-}
-
-function postingsOf(n: NoteClauses): Map<string, number[]> {
-  if (n.postings) return n.postings;
-  const m = new Map<string, number[]>();
-  n.sentences.forEach(({ v }, i) => {
-    for (const c of v.clauses) for (const t of c.content) { const l = m.get(t); if (!l) m.set(t, [i]); else if (l[l.length - 1] !== i) l.push(i); }
-    for (const t of v.content) { const l = m.get(t); if (!l) m.set(t, [i]); else if (l[l.length - 1] !== i) l.push(i); }
-  });
-  n.postings = m;
-  return m;
+  return { sentences: sentences(note).map((s) => ({ s })) };
 }
 
 export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
 
-/** Two code spans naming one thing: equal, or one inside the other at token boundaries (`git clean -fdx` in `git clean -fdx && pnpm i`). */
-function sameCode(x: string, y: string): boolean {
-  if (x === y) return true;
-  const [s, l] = x.length < y.length ? [x, y] : [y, x];
-  if (s.length < 4) return false;
-  // The shorter span's words, in order, among the longer one's: `pm2 restart --update-env` in `pm2 restart <name> --update-env`.
-  const sw = s.split(/\s+/), lw = l.split(/\s+/);
-  let k = 0;
-  for (const w of lw) if (k < sw.length && w === sw[k]) k++;
-  return k === sw.length;
-}
-
-interface Stated { readonly values: Map<string, { v: Set<string>; at: number }>; readonly numbers: Set<string>; readonly units: Map<string, string> }
-
-/** The values a note states (in clauses that neither refuse nor scope them), by key word. */
-function statedValues(n: NoteClauses): Stated {
-  if (n.stated) return n.stated;
-  const values = new Map<string, { v: Set<string>; at: number }>();
-  const numbers = new Set<string>();
-  const units = new Map<string, string>();
-  n.sentences.forEach(({ v }, i) => {
-    for (const c of v.clauses) {
-      if (c.refuses || c.tokens.some((t) => SCOPE.has(t)) || c.numbers.size > 3) continue;
-      for (const x of c.numbers) numbers.add(x);
-      for (const [x, u] of c.units) units.set(x, u);
-      for (const [key, val] of c.values) {
-        const w = key.replace(/#after$/, '');
-        if (STOPWORDS.has(w) || MARKERS.has(w) || isCjk(w) || w.length < 4 || /\d/.test(w)) continue;
-        // A count of things ("1813 tests", "692 tools") is a status that changes, not a setting.
-        if (c.values.get(`${w}#after`) === val && /[^s]s$/.test(w)) continue;
-        const k = stem(w);
-        const e = values.get(k) ?? { v: new Set<string>(), at: i };
-        e.v.add(val);
-        values.set(k, e);
-      }
-    }
-  });
-  n.stated = { values, numbers, units };
-  return n.stated;
+function claimsOf(n: NoteClauses): NoteClaims {
+  n.claims ??= noteClaims(claimSentences(n.sentences.map(({ s }) => s.text)));
+  return n.claims;
 }
 
 /**
- * The same key with different values across the two notes ("porta 5050" / "porta 8000",
- * `--timeout=30` / `--timeout=120`), where neither note states the other's value anywhere.
- */
-function noteValue(a: NoteClauses, b: NoteClauses): FoundConflict | null {
-  const sa = statedValues(a), sb = statedValues(b);
-  for (const [k, ea] of sa.values) {
-    const eb = sb.values.get(k);
-    if (!eb) continue;
-    if ([...ea.v].some((x) => sb.numbers.has(x)) || [...eb.v].some((x) => sa.numbers.has(x))) continue;
-    // Two quantities of different units ("119 ms", "8,686 calls") measure different things.
-    const unit = (u: string | undefined): string | undefined => (u === undefined ? u : stem(u));
-    const ua = new Set([...ea.v].map((x) => unit(sa.units.get(x)))), ub = new Set([...eb.v].map((x) => unit(sb.units.get(x))));
-    if (![...ua].some((u) => u === undefined || ub.has(u) || ub.has(undefined))) continue;
-    const ca = a.sentences[ea.at]!.v.content, cb = b.sentences[eb.at]!.v.content;
-    const stems = new Set([...cb].map(stem));
-    if (![...ca].some((t) => stem(t) !== k && stems.has(stem(t)))) continue;
-    return { conflict: { kind: 'value', detail: `${k}: ${[...ea.v].join(', ')} vs ${[...eb.v].join(', ')}` }, a: a.sentences[ea.at]!.s, b: b.sentences[eb.at]!.s };
-  }
-  return null;
-}
-
-/**
- * One note recommends a command or name (a code span in a clause that does not refuse it) that the
- * other only ever refuses ("never `docker compose down -v`", "`--no-verify` is forbidden").
- */
-function codePolarity(a: NoteClauses, b: NoteClauses): FoundConflict | null {
-  const stance = (n: NoteClauses) => {
-    if (n.stance) return n.stance;
-    const m = new Map<string, { pos: number; neg: number }>();
-    n.sentences.forEach(({ v }, i) => {
-      for (const c of v.clauses) {
-        // A scoped statement ("only when…", "tests may…", "still uses") is an exception, not the rule.
-        if (c.tokens.some((t) => SCOPE.has(t))) continue;
-        for (const code of c.code) {
-          if (!/\s|^-/.test(code)) continue; // a command or a flag, not a bare name (`main`, `settings.json`)
-        const e = m.get(code) ?? { pos: -1, neg: -1 };
-        if (c.refuses) { if (e.neg < 0) e.neg = i; } else if (e.pos < 0) e.pos = i;
-        m.set(code, e);
-        }
-      }
-    });
-    n.stance = m;
-    return m;
-  };
-  const sa = stance(a), sb = stance(b);
-  for (const [x, ea] of sa) for (const [y, eb] of sb) {
-    if (!sameCode(x, y)) continue;
-    const aOnlyPos = ea.neg < 0 && ea.pos >= 0, aOnlyNeg = ea.pos < 0 && ea.neg >= 0;
-    const bOnlyPos = eb.neg < 0 && eb.pos >= 0, bOnlyNeg = eb.pos < 0 && eb.neg >= 0;
-    if (aOnlyPos && bOnlyNeg) return { conflict: { kind: 'polarity', detail: `\`${x}\` recommended in one, refused in the other` }, a: a.sentences[ea.pos]!.s, b: b.sentences[eb.neg]!.s };
-    if (aOnlyNeg && bOnlyPos) return { conflict: { kind: 'polarity', detail: `\`${x}\` refused in one, recommended in the other` }, a: a.sentences[ea.neg]!.s, b: b.sentences[eb.pos]!.s };
-  }
-  return null;
-}
-
-/**
- * Up to `limit` conflicting sentence pairs between two notes. Every kind of conflict needs a content
- * word the two sentences share, so only sentence pairs sharing one are compared (through b's postings).
+ * How two notes conflict (at most one finding, `limit` kept for callers): the claims of each note,
+ * built once per note, compared on shared keys and things (src/similarity/claims.ts). The
+ * sentence-level rules above (`sentenceConflict`) serve index lines, which are one sentence each.
  */
 export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?: ConflictStats): FoundConflict[] {
-  const found: FoundConflict[] = [];
   if (stats) stats.candidatePairs++;
-  const pb = postingsOf(b);
-  const seen = new Uint32Array(b.sentences.length);
-  let stamp = 0;
-  for (const x of a.sentences) {
-    stamp++;
-    const ys: number[] = [];
-    const words = new Set<string>(x.v.content);
-    for (const c of x.v.clauses) for (const t of c.content) words.add(t);
-    for (const t of words) for (const j of pb.get(t) ?? []) if (seen[j] !== stamp) { seen[j] = stamp; ys.push(j); }
-    ys.sort((p, q) => p - q);
-    for (const j of ys) {
-      const y = b.sentences[j]!;
-      if (stats) stats.sentenceComparisons++;
-      const c = sentenceConflict(x.v, y.v);
-      if (c) { found.push({ conflict: c, a: x.s, b: y.s }); if (found.length >= limit) return found; }
-    }
-  }
-  if (found.length === 0) { const c = codePolarity(a, b) ?? noteValue(a, b); if (c) found.push(c); }
-  return found;
+  const c = limit > 0 ? claimConflict(claimsOf(a), claimsOf(b)) : null;
+  return c ? [{ conflict: { kind: c.kind, detail: c.detail }, a: a.sentences[c.a]!.s, b: b.sentences[c.b]!.s }] : [];
 }

@@ -118,7 +118,7 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
     const block = text.slice(s, e).replace(/\r?\n/g, ' ');
     for (let m = re.exec(block); m; m = re.exec(block)) {
       const raw = m[0];
-      const cleaned = raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '').replace(/^[\s\-*+>#\d.)]+/, '').replace(/\s+/g, ' ').trim();
+      const cleaned = raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '').replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '').replace(/\s+/g, ' ').trim();
       if (cleaned.length < 8) continue;
       const offset = s + m.index + Math.max(0, raw.search(/\S/));
       out.push({ text: cleaned, offset, line: note.position(offset).line });

@@ -37,9 +37,9 @@ export default defineStage({
     const items: ItemDraft[] = [];
     for (const key of [...candidates].sort((x, y) => x - y)) {
       const a = Math.floor(key / n), b = key % n;
-      // Two dated logs (session notes) record different moments: a changed status is history,
-      // not a contradiction. Stale one-off logs are the incident stage's business.
-      if (DATED.test(ctx.features[a]!.note.path) && DATED.test(ctx.features[b]!.note.path)) continue;
+      // A dated log (session note) records a moment: what it says differently from another note is
+      // history, not a contradiction. Stale one-off logs are the incident stage's business.
+      if (DATED.test(ctx.features[a]!.note.path) || DATED.test(ctx.features[b]!.note.path)) continue;
       const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats)
         .map((f) => ({ kind: f.conflict.kind, detail: f.conflict.detail, a: { line: f.a.line, text: f.a.text }, b: { line: f.b.line, text: f.b.text } }));
       if (found.length === 0) continue;
