@@ -8,8 +8,7 @@ import type { Action } from '../../proposal/schema.js';
 import { notesUnderRules } from '../../rules/shared.js';
 import { vaultFromText } from '../../vault/memory.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
-import { defineStage } from '../stage.js';
-import { orphanLines } from './vault-items.js';
+import { defineStage, type ItemDraft } from '../stage.js';
 
 type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
 
@@ -122,12 +121,30 @@ export const indexOverflow = defineStage({
   id: 'index-overflow',
   description: 'Whole sections of an over-budget index move, byte for byte, into topic notes the item creates, one pointer line each; rules and warnings stay above the cut.',
   run({ vault }) {
+    return planSplit(vault).items;
+  },
+});
+
+const planCache = new WeakMap<Vault, { items: ItemDraft[]; linesAfter: string[] | null }>();
+
+/**
+ * The index-overflow item (none when the index fits) and the index's lines once its moves are made
+ * (null when nothing moves): the orphans stage measures the room it has left against these.
+ */
+export function planSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
+  let cached = planCache.get(vault);
+  if (!cached) { cached = computeSplit(vault); planCache.set(vault, cached); }
+  return cached;
+}
+
+function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
+    const none = { items: [], linesAfter: null };
     const info = vault.indexInfo;
     const index = vault.index;
-    if (!info || !index) return [];
+    if (!info || !index) return none;
     const headroom = vault.config.index.headroom;
     const fits = (i: IndexInfo): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
-    if (fits(info)) return [];
+    if (fits(info)) return none;
     const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
     if (lines.length && lines[lines.length - 1] === '') lines.pop();
     // The title (a first-line `#` heading) always stays.
@@ -135,8 +152,6 @@ export const indexOverflow = defineStage({
     const raw: { from: number; to: number; heading: string | null }[] = [];
     blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), raw);
     const all: Block[] = raw.map((b) => ({ ...b, score: score(vault, index, lines, b, lines.length) }));
-    // Lines the orphans item adds count against the budget too.
-    const orphans = orphanLines(vault);
     const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
     const write = frontmatterWriter(vault);
     const type = (b: Block): string => {
@@ -195,7 +210,7 @@ export const indexOverflow = defineStage({
         if (m) { if (m.pointer) out.push(m.pointer); i += m.lines.length - 1; continue; }
         out.push(lines[i - 1]!);
       }
-      return [...out, ...orphans];
+      return out;
     };
     // Least needed first (in bands, so that a larger section of equal need moves first: fewer notes).
     const band = (b: Block): number => Math.floor(b.score / 20);
@@ -206,22 +221,20 @@ export const indexOverflow = defineStage({
       moved.add(b);
       after = measure(vault, index, candidate(render()));
     }
-    if (moved.size === 0) return [];
+    if (moved.size === 0) return none;
     const moves = render();
     const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
-    return [{
+    return { linesAfter: candidate(moves), items: [{
       kind: 'index-overflow',
       paths: [index.path],
       evidence: {
         lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom,
         linesAfter: after.lines, bytesAfter: after.bytes, fits: fits(after), lostEntries: info.lostEntries.length,
-        orphanLinesCounted: orphans.length,
         moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
         kept: kept.slice(0, 20),
       },
       suggestion: 'split-index',
       action: { type: 'split-index', file: index.path, moves },
       dependsOnManifest: true,
-    }];
-  },
-});
+    }] };
+}
