@@ -16,7 +16,7 @@ export const PROPOSE_AT = 0.8;
 export const MEASURED: Record<ItemKind, { readonly precision: number | null; readonly labelled: number; readonly note: string }> = {
   'index-overflow': { precision: 1, labelled: 4, note: 'corpus labels, 2026-12-01' },
   'dangling-link': { precision: 1, labelled: 14, note: 'corpus labels, 2026-12-01' },
-  orphan: { precision: 0.62, labelled: 34, note: 'corpus labels, 2026-12-01, before superseded and duplicate lines were filtered' },
+  orphan: { precision: 0.62, labelled: 34, note: 'corpus labels, 2026-12-01, all orphans; undated ones (still proposed) were 10 of 11 useful, dated logs (now info) 12 of 23' },
   'dead-reference': { precision: null, labelled: 0, note: 'not measured: no corpus vault has a project root; its action changes nothing (keep)' },
   'near-duplicate': { precision: null, labelled: 1, note: 'one labelled item (useful): too few to say' },
   contradiction: { precision: 0.03, labelled: 36, note: 'corpus labels, 2026-12-01 (the conflict engine is being rewritten)' },
@@ -26,10 +26,12 @@ export const MEASURED: Record<ItemKind, { readonly precision: number | null; rea
 };
 
 /**
- * Kinds proposed when the config says nothing. near-duplicate stays proposed although it is not
- * measured: its merge keeps the longer note's text and the retired note in the holding folder.
+ * Kinds proposed when the config says nothing. Within a proposed kind a stage can still mark an item
+ * info (orphans that are dated logs or superseded; a store's oldest entries). near-duplicate stays
+ * proposed although it is not measured: its merge keeps the longer note's text and the retired note
+ * in the holding folder.
  */
-const DEFAULT_PROPOSED: ReadonlySet<ItemKind> = new Set(['index-overflow', 'dangling-link', 'near-duplicate', 'store-overflow']);
+const DEFAULT_PROPOSED: ReadonlySet<ItemKind> = new Set(['index-overflow', 'dangling-link', 'orphan', 'near-duplicate', 'store-overflow']);
 
 export function isProposed(kind: ItemKind, config: Pick<Config, 'consolidate'>): boolean {
   return config.consolidate.propose[kind] ?? DEFAULT_PROPOSED.has(kind);

@@ -13,10 +13,16 @@ export function orphanNotes(vault: Vault): VaultFile[] {
   return notesUnderRules(vault).filter((n) => !mentioned.has(n.path));
 }
 
+/** A date (2026-05-23, 2026_05_23, 20260523) in a file name: the note is a dated log (a session, a day's work). */
+export function datedName(path: string): { readonly text: string; readonly iso: string } | null {
+  const m = /(?<!\d)(20\d{2})([-_.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?!\d)/.exec(path.slice(path.lastIndexOf('/') + 1));
+  return m ? { text: m[0], iso: `${m[1]}-${m[3]}-${m[4]}` } : null;
+}
+
 /** When a note was written: a date in its file name, else `modified`, else the file's mtime (ms). */
 function writtenAt(n: VaultFile): number {
-  const d = /\b(20\d{2})[-_.]?(\d{2})[-_.]?(\d{2})\b/.exec(n.path);
-  const t = d ? Date.parse(`${d[1]}-${d[2]}-${d[3]}T00:00:00Z`) : n.meta.modified ? Date.parse(n.meta.modified) : NaN;
+  const d = datedName(n.path);
+  const t = d ? Date.parse(`${d.iso}T00:00:00Z`) : n.meta.modified ? Date.parse(n.meta.modified) : NaN;
   return Number.isFinite(t) ? t : n.mtimeMs;
 }
 
@@ -94,7 +100,18 @@ export const orphans = defineStage({
         info: `not indexed: ${s.why}; retire it, or merge what it adds, if it is stale`,
       });
     }
-    const candidates = all.filter((n) => !superseded.has(n.path));
+    // A dated log (a session's or a day's notes) is often superseded by later work: a person reads it
+    // before the index links it (labelled on the corpus: 12 of 23 dated orphans worth a line, 10 of 11 undated).
+    for (const note of all) {
+      if (superseded.has(note.path) || !datedName(note.path)) continue;
+      items.push({
+        kind: 'orphan', paths: [note.path, index], evidence: { reachableFrom: [], indexFile: index, dated: datedName(note.path)!.text },
+        suggestion: 'relink', action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note)] } : { type: 'keep' },
+        info: 'a dated log (a date in its file name): often superseded by later work, so a person reads it before the index links it',
+        dependsOnManifest: Boolean(vault.index),
+      });
+    }
+    const candidates = all.filter((n) => !superseded.has(n.path) && !datedName(n.path));
     const { notes, left } = vault.index ? orphansWithRoom(vault, candidates) : { notes: candidates, left: 0 };
     if (left > 0) summary.orphansWithoutRoom = { count: left, reason: `${index} has no room left in its budget for more lines (after the index-overflow moves); these orphans are not proposed` };
     for (const note of notes) {
