@@ -63,7 +63,8 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     progress(`stage ${stage.id}`);
     drafts.push(...stage.run(ctx));
   }
-  resolveConflicts(drafts, summary);
+  // Info items are never applied: only proposed items claim notes from one another.
+  resolveConflicts(drafts, summary, (d) => isProposed(d.kind, vault.config) && d.info === undefined);
   const history = gitHistory(vault.root);
   const manifest = manifestOf(vault);
   const ref = (path: string): NoteRef => {
@@ -122,8 +123,8 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * points an index line at, gets no orphan line from another (that item says it was an orphan too), and a note is retired, merged or
  * merged into by one item only (the first in kind order; the others are withheld and counted).
  */
-export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>): void {
-  const order = [...drafts].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>, proposed: (d: ItemDraft) => boolean = () => true): void {
+  const order = [...drafts].filter(proposed).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
   const claimed = new Map<string, ItemDraft>();
   const withheld: { kind: ItemKind; notes: readonly string[]; reason: string }[] = [];
   const drop = new Set<ItemDraft>();
