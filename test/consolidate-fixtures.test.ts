@@ -36,9 +36,10 @@ describe('consolidate stage fixtures', () => {
       path: (options.path ?? []).map((p: string) => join(c.dir, p)).join(':'),
     });
     expect(() => proposalSchema.parse(proposal)).not.toThrow();
-    const actual = proposal.items
+    // Items and info items (shown, not proposed) alike: `info: true` marks the second.
+    const actual = [...proposal.items, ...(proposal.info ?? [])]
       .filter((i) => KINDS[c.stage]!.includes(i.kind))
-      .map((i) => ({ id: i.id, paths: i.notes.map((n) => n.path), suggestion: i.suggestion, action: i.action, evidence: i.evidence }));
+      .map((i) => ({ id: i.id, paths: i.notes.map((n) => n.path), suggestion: i.suggestion, action: i.action, evidence: i.evidence, ...('why' in i ? { info: true } : {}) }));
     const withSummary = c.stage === 'dead-references' ? { items: actual, summary: proposal.summary?.deadReferences }
       : c.stage === 'not-memory' ? { items: actual, summary: proposal.summary?.notMemory } : actual;
     const normalized = JSON.parse(JSON.stringify(withSummary).split(c.dir).join('<case>'));

@@ -144,7 +144,10 @@ describe('the interactive session', () => {
     const second = pty(['review', p], 'a\nq\n');
     expect(second.out).toMatch(new RegExp(`\\[1/${proposal.items.length - 2}\\] ${proposal.items[2]!.id}`));
     proposal = parseProposal(readFileSync(p, 'utf8'), p);
-    expect(proposal.items.slice(0, 4).map((i) => i.decision)).toEqual(['approve', 'reject', 'approve', 'pending']);
+    expect(proposal.items.slice(0, 4).map((i) => i.decision)).toEqual(['approve', 'reject', 'approve', 'pending'].slice(0, Math.min(4, proposal.items.length)));
+    // Info items (not proposed) are counted at the top and never asked about.
+    if (proposal.info?.length) expect(first.out).toMatch(new RegExp(`${proposal.info.length} more item\\(s\\) are shown for information only`));
+    expect(proposal.info?.length ?? 0).toBeGreaterThan(0);
   });
 
   it('edits the merged body of a merge in $EDITOR and saves it into the proposal', () => {

@@ -94,9 +94,16 @@ export async function run(args: string[], io: IO): Promise<number> {
   }
   const counts = Object.entries(proposal.summary?.items as Record<string, number>).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   const withheld = (proposal.summary?.withheld as unknown[] | undefined)?.length ?? 0;
-  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}${withheld ? `; ${withheld} withheld because apply would refuse them (see summary.withheld)` : ''}\n`);
+  io.stderr.write(`memlint consolidate: ${proposal.items.length} items${counts ? ` (${counts})` : ''}${withheld ? `; ${withheld} withheld because apply would refuse them (see summary.withheld)` : ''}${infoCounts(proposal.summary?.info)}\n`);
   io.stdout.write(`${out}\n`);
   return 0;
+}
+
+/** "; 8 shown for information, not proposed (1 contradiction, …)" from summary.info, or ''. */
+function infoCounts(info: unknown): string {
+  const entries = Object.entries((info ?? {}) as Record<string, number>).filter(([, n]) => n > 0);
+  const total = entries.reduce((n, [, k]) => n + k, 0);
+  return total ? `; ${total} shown for information, not proposed (${entries.map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
 }
 
 const isDirectory = (p: string): boolean => { try { return statSync(p).isDirectory(); } catch { return false; } };

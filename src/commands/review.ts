@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import type { IO } from '../io.js';
 import { parseProposal } from '../proposal/yaml.js';
 import { anthropicJudge, commandJudge, openaiJudge, type Judge } from '../review/judge.js';
-import { reviewSession } from '../review/session.js';
+import { infoSummary, reviewSession } from '../review/session.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { ProposalError, UsageError } from '../util/errors.js';
 import { loadVault } from '../vault/load.js';
@@ -44,6 +44,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   }
   const pending = proposal.items.filter((i) => i.decision === 'pending').length;
   io.stdout.write(`${pending} pending item(s) of ${proposal.items.length}${judge ? `; advice from ${judge.name} (advice only: you decide)` : ''}\n`);
+  io.stdout.write(infoSummary(proposal));
   const r = await reviewSession(file, proposal, vault, io, judge, config.review.concurrency);
   const notReached = r.pending - r.skipped;
   io.stdout.write(`\n${r.approved} approved, ${r.rejected} rejected; ${r.pending} still pending (${r.skipped} skipped, ${notReached} not reached). Saved to ${file}\n`);

@@ -15,6 +15,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
   hermes: { budgets: { 'MEMORY.md': 2200, 'USER.md': 1375 }, nearBudget: 0.8 },
   guard: { refuse: 0.6, show: 0.35, cache: true },
   review: { timeoutMs: 60_000, concurrency: 2 },
+  consolidate: { propose: {} },
   commitProposals: false,
   rules: {},
   reviewed: [],

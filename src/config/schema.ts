@@ -1,5 +1,6 @@
 /** The one source of truth for memlint's configuration. The JSON Schema in schema/ is generated from it. */
 import { z } from 'zod';
+import { ITEM_KINDS } from '../proposal/schema.js';
 
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
 export const severitySchema = z.enum(SEVERITIES);
@@ -62,6 +63,12 @@ export const configSchema = z
       })
       .strict()
       .default({ timeoutMs: 60_000, concurrency: 2 }),
+    consolidate: z
+      .object({
+        propose: z.partialRecord(z.enum(ITEM_KINDS), z.boolean()).default({}).describe('Per item kind: true proposes its items (a person can approve them), false lists them under `info` only. Unset kinds follow the measured default (README: consolidate).'),
+      })
+      .strict()
+      .default({ propose: {} }),
     commitProposals: z.boolean().default(false).describe('Let git see .memlint/proposals/ (runs, journals and caches in .memlint/ stay ignored).'),
     rules: z.record(z.string(), ruleSetting).default({}).describe('Per-rule severity ("off" disables) and options.'),
     reviewed: z

@@ -1,7 +1,8 @@
 /** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
 import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
 import { notesUnderRules } from '../rules/shared.js';
-import type { Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
+import type { InfoItem, Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
+import { infoReason, isProposed } from './policy.js';
 import { sha256Hex } from '../util/digest.js';
 import { gitHistory, provenance } from '../vault/history.js';
 import type { Vault, VaultFile } from '../vault/model.js';
@@ -73,7 +74,8 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     drafts.push(...stage.run(ctx));
     mark(`  ${stage.id}`);
   }
-  resolveConflicts(drafts, summary);
+  // Info items are never applied: only proposed items claim notes from one another.
+  resolveConflicts(drafts, summary, (d) => isProposed(d.kind, vault.config) && d.info === undefined);
   const history = gitHistory(vault.root);
   const manifest = manifestOf(vault);
   const ref = (path: string): NoteRef => {
@@ -89,10 +91,12 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   };
   drafts.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.paths.join('\0'), b.paths.join('\0')) || cmp(JSON.stringify(a.action), JSON.stringify(b.action)));
   const counters = new Map<ItemKind, number>();
-  const items: ProposalItem[] = drafts.map((d) => {
+  const items: ProposalItem[] = [];
+  const info: InfoItem[] = [];
+  for (const d of drafts) {
     const n = (counters.get(d.kind) ?? 0) + 1;
     counters.set(d.kind, n);
-    return {
+    const item = {
       id: `${ID_PREFIX[d.kind]}-${String(n).padStart(4, '0')}`,
       kind: d.kind,
       notes: d.paths.map(ref),
@@ -101,10 +105,15 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
       suggestion: d.suggestion,
       action: maskAction(d.action),
       ...(d.dependsOnManifest ? { manifest } : {}),
-      decision: 'pending',
     };
-  });
-  summary.items = Object.fromEntries(KIND_ORDER.map((k) => [k, counters.get(k) ?? 0]));
+    // Kinds below the precision a proposal needs (policy.ts), and items a stage marks, are info only.
+    const why = isProposed(d.kind, vault.config) ? d.info : infoReason(d.kind, vault.config);
+    if (why !== undefined) info.push({ ...item, why });
+    else items.push({ ...item, decision: 'pending' });
+  }
+  const count = (list: readonly { kind: ItemKind }[]): Record<string, number> => Object.fromEntries(KIND_ORDER.map((k) => [k, list.filter((i) => i.kind === k).length]));
+  summary.items = count(items);
+  if (info.length) summary.info = count(info);
   mark('  items');
   return {
     version: 1,
@@ -115,6 +124,7 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     manifest,
     summary,
     items,
+    ...(info.length ? { info } : {}),
   };
 }
 
@@ -134,12 +144,12 @@ function maskAction(a: ItemDraft['action']): ItemDraft['action'] {
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * No two items whose actions conflict: a note that one item retires or merges away gets no orphan
- * line from another (the retiring item says it was an orphan too), and a note is retired, merged or
+ * No two items whose actions conflict: a note that one item retires or merges away, or that a relink
+ * points an index line at, gets no orphan line from another (that item says it was an orphan too), and a note is retired, merged or
  * merged into by one item only (the first in kind order; the others are withheld and counted).
  */
-export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>): void {
-  const order = [...drafts].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>, proposed: (d: ItemDraft) => boolean = () => true): void {
+  const order = [...drafts].filter(proposed).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
   const claimed = new Map<string, ItemDraft>();
   const withheld: { kind: ItemKind; notes: readonly string[]; reason: string }[] = [];
   const drop = new Set<ItemDraft>();
@@ -156,10 +166,13 @@ export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, un
     const a = d.action;
     for (const p of a.type === 'merge' ? a.retire : a.type === 'retire' ? a.retire : []) gone.set(p, d);
   }
+  // A relink that points an index line at a note already gives it a line: no second one from orphans.
+  const relinked = new Map<string, ItemDraft>();
+  for (const d of order) if (!drop.has(d) && d.action.type === 'relink') relinked.set(d.action.to, d);
   const alsoOrphan = new Set<ItemDraft>();
   for (const d of drafts) {
     if (d.kind !== 'orphan' || d.action.type !== 'fix-index') continue;
-    const by = gone.get(d.paths[0]!);
+    const by = gone.get(d.paths[0]!) ?? relinked.get(d.paths[0]!);
     if (by) { drop.add(d); alsoOrphan.add(by); }
   }
   const kept = drafts.filter((d) => !drop.has(d)).map((d) => (alsoOrphan.has(d) ? { ...d, evidence: { ...d.evidence, alsoOrphan: true } } : d));

@@ -12,6 +12,8 @@ export interface ItemDraft {
   readonly action: Action;
   /** The action rewrites the index or catalog: it depends on the set of notes. */
   readonly dependsOnManifest?: boolean;
+  /** Shown, not proposed: why a person should look but not approve it as it stands. */
+  readonly info?: string;
 }
 
 export interface StageContext {

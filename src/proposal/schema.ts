@@ -71,6 +71,13 @@ export const itemSchema = z
   })
   .strict();
 
+/**
+ * An item consolidate shows but does not propose: its kind measured below the precision a proposal
+ * needs (or a person must decide what to do). Same fields as an item, no `decision`: apply never reads
+ * these. `why` says why it is information only. Move one into `items` (with a decision) to act on it.
+ */
+export const infoItemSchema = itemSchema.omit({ decision: true, judge: true }).extend({ why: z.string() }).strict();
+
 export const proposalSchema = z
   .object({
     version: z.literal(1),
@@ -81,12 +88,15 @@ export const proposalSchema = z
     manifest: sha256,
     summary: z.record(z.string(), z.unknown()).optional(),
     items: z.array(itemSchema),
+    /** Items shown to a person, never applied (see infoItemSchema). */
+    info: z.array(infoItemSchema).optional(),
   })
   .strict();
 
 export type NoteRef = z.infer<typeof noteRefSchema>;
 export type Action = z.infer<typeof actionSchema>;
 export type ProposalItem = z.infer<typeof itemSchema>;
+export type InfoItem = z.infer<typeof infoItemSchema>;
 export type Proposal = z.infer<typeof proposalSchema>;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 export type Suggestion = (typeof SUGGESTIONS)[number];

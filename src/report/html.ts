@@ -6,7 +6,7 @@
 import { diffLines } from 'diff';
 import { maskSecrets } from '../rules/security/secret.js';
 import type { CheckResult } from '../check.js';
-import type { Proposal, ProposalItem } from '../proposal/schema.js';
+import type { InfoItem, Proposal, ProposalItem } from '../proposal/schema.js';
 import { notesUnderRules, reachability } from '../rules/shared.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
@@ -60,14 +60,20 @@ function sideBySide(left: string, right: string): string {
   return `<div class="diff"><pre>${l}</pre><pre>${r}</pre></div>`;
 }
 
-function decisionPill(item: ProposalItem): string {
+type Shown = ProposalItem | InfoItem;
+const isInfo = (i: Shown): i is InfoItem => 'why' in i;
+
+function decisionPill(item: Shown): string {
+  if (isInfo(item)) return `<span class="pill info" title="${esc(item.why)}">info, not proposed</span>`;
   const judge = item.judge ? ` <span class="pill info">model: ${esc(item.judge.verdict)}</span> <span class="muted">${esc(item.judge.reason)}</span>` : '';
   return `<span class="pill ${esc(item.decision)}">${esc(item.decision)}</span>${judge}`;
 }
 
 function itemsSection(vault: Vault, proposal: Proposal): string {
   const out: string[] = [];
-  const dups = proposal.items.filter((i) => i.kind === 'near-duplicate');
+  // Info items (kinds below the precision a proposal needs) are shown with their kind, marked "info".
+  const all: Shown[] = [...proposal.items, ...(proposal.info ?? [])];
+  const dups = all.filter((i) => i.kind === 'near-duplicate');
   out.push(`<h2>Near-duplicates (${dups.length})</h2>`);
   for (const i of dups) {
     const [keep, ...others] = i.notes.map((n) => n.path);
@@ -75,14 +81,16 @@ function itemsSection(vault: Vault, proposal: Proposal): string {
     for (const o of others) out.push(`<p><code>${esc(keep!)}</code> ↔ <code>${esc(o)}</code></p>${sideBySide(bodyOf(vault, keep!), bodyOf(vault, o))}`);
     out.push('</div>');
   }
-  const contra = proposal.items.filter((i) => i.kind === 'contradiction');
+  const contra = all.filter((i) => i.kind === 'contradiction');
   out.push(`<h2>Contradictions (${contra.length})</h2>`);
   for (const i of contra) {
     const conflicts = ((i.evidence as { conflicts?: { kind: string; detail: string; a: { text: string; line: number }; b: { text: string; line: number } }[] }).conflicts ?? []);
     out.push(`<div class="item contra"><div><strong>${esc(i.id)}</strong> ${decisionPill(i)}</div>${conflicts.map((c) => `<p class="muted">${esc(c.kind)}: ${esc(c.detail)}</p><table><tr><td><code>${esc(i.notes[0]!.path)}:${c.a.line}</code></td><td><mark>${esc(c.a.text)}</mark></td></tr><tr><td><code>${esc(i.notes[1]?.path ?? '')}:${c.b.line}</code></td><td><mark>${esc(c.b.text)}</mark></td></tr></table>`).join('')}</div>`);
   }
   const rest = proposal.items.filter((i) => i.kind !== 'near-duplicate' && i.kind !== 'contradiction');
+  const restInfo = (proposal.info ?? []).filter((i) => i.kind !== 'near-duplicate' && i.kind !== 'contradiction');
   out.push(`<h2>Other proposed changes (${rest.length})</h2><table id="items">${rest.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)} → ${esc(i.action.type)}</td><td>${decisionPill(i)}</td></tr>`).join('')}</table>`);
+  if (restInfo.length) out.push(`<h2>Shown for information, not proposed (${restInfo.length})</h2><p class="muted">These cannot be approved as they stand: their kind measured below the precision a proposal needs, or a person must decide (the reason is on each row).</p><table id="info">${restInfo.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)}</td><td class="muted">${esc(i.why)}</td></tr>`).join('')}</table>`);
   return out.join('\n');
 }
 
@@ -99,7 +107,7 @@ export function renderReport(result: CheckResult, proposal: Proposal, source: st
 <body>
 <h1>memlint report</h1>
 <p class="muted">${esc(vault.kind)} vault <code>${esc(vault.root)}</code> · ${summary.notes} notes · from ${esc(source)} · memlint ${esc(VERSION)}</p>
-<p><span class="pill error">${summary.errors} errors</span><span class="pill warning">${summary.warnings} warnings</span><span class="pill info">${summary.infos} info</span> · ${proposal.items.length} proposed changes, ${decided} decided</p>
+<p><span class="pill error">${summary.errors} errors</span><span class="pill warning">${summary.warnings} warnings</span><span class="pill info">${summary.infos} info</span> · ${proposal.items.length} proposed changes, ${decided} decided${proposal.info?.length ? `, ${proposal.info.length} shown for information` : ''}</p>
 <h2>Index budget</h2>${indexSection(vault)}
 <h2>Findings by rule</h2>${findingsByRule(result)}
 ${itemsSection(vault, proposal)}

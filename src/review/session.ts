@@ -139,6 +139,18 @@ function fullText(vault: Vault, item: ProposalItem): string {
   return item.notes.map((n) => `=== ${n.entry ? `${n.path} entry ${n.entry}` : n.path} ===\n${noteText(vault, n).trimEnd()}\n`).join('\n');
 }
 
+/**
+ * The items the proposal shows for information only (not approvable), counted per kind, for the
+ * top of a review session: '' when there are none.
+ */
+export function infoSummary(proposal: Proposal): string {
+  const info = proposal.info ?? [];
+  if (info.length === 0) return '';
+  const perKind = new Map<string, number>();
+  for (const i of info) perKind.set(i.kind, (perKind.get(i.kind) ?? 0) + 1);
+  return `${info.length} more item(s) are shown for information only, not proposed (${[...perKind].map(([k, n]) => `${k} ${n}`).join(', ')}): they cannot be approved here. Read them under \`info:\` in the proposal or in \`memlint report PROPOSAL --html FILE\`.\n`;
+}
+
 /** `skipped` items stay pending: `pending` counts them, with the items not reached. */
 export interface SessionResult { readonly approved: number; readonly rejected: number; readonly skipped: number; readonly pending: number }
 

@@ -1,4 +1,5 @@
 import { HOW, WHY } from '../../rules/note/missing-rationale.js';
+import { citations } from '../citations.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
 const DATE = /\b(20\d{2})[-_./](\d{2})[-_./](\d{2})\b/;
@@ -10,7 +11,7 @@ const GENERAL = /\b(always|never|whenever|every time|from now on|in future|going
 
 export default defineStage({
   id: 'incidents',
-  description: 'Notes that record one dated event and never generalized it: dated, past-tense incident narrative, no rationale ("Why" / "How to apply"), not a reference or user note, nothing links them (no note, no index, no secondary index), nothing similar.',
+  description: 'Notes that record one dated event and never generalized it: dated, past-tense incident narrative, no rationale ("Why" / "How to apply"), not a reference or user note, nothing links or cites them (no note, no front matter, no index, no secondary index), nothing similar.',
   run(ctx) {
     // Links and mentions from every index (MEMORY.md and secondary indexes) count, as links from notes do.
     const fromIndexes = new Map<string, number>();
@@ -18,6 +19,8 @@ export default defineStage({
       if (!f) continue;
       for (const t of new Set(f.links.map((l) => l.resolved).filter((r): r is string => r !== null))) fromIndexes.set(t, (fromIndexes.get(t) ?? 0) + 1);
     }
+    // Front-matter references (`relates_to: [this_note.md]`) are citations too: retiring would orphan them.
+    const { citedBy } = citations(ctx.vault);
     const similar = new Set<number>();
     for (const p of ctx.pairs) if (p.jaccard >= 0.3 || p.containment >= 0.5) { similar.add(p.a); similar.add(p.b); }
     const items: ItemDraft[] = [];
@@ -29,7 +32,7 @@ export default defineStage({
       if (KEPT_TYPES.has(note.meta.type ?? '')) return;
       if (WHY.test(body) || HOW.test(body) || GENERAL.test(body)) return;
       // Links from other notes or any index mean the event is still pointed at.
-      if ((ctx.inbound.get(note.path) ?? 0) > 0 || (fromIndexes.get(note.path) ?? 0) > 0 || similar.has(i)) return;
+      if ((ctx.inbound.get(note.path) ?? 0) > 0 || (fromIndexes.get(note.path) ?? 0) > 0 || (citedBy.get(note.path)?.size ?? 0) > 0 || similar.has(i)) return;
       const incidentWords = [...new Set((body.match(INCIDENT) ?? []).map((w) => w.toLowerCase()))];
       const pastTense = (body.match(PAST) ?? []).length;
       if (incidentWords.length < 1 || pastTense < 2) return;

@@ -10,9 +10,8 @@ import { harnessCut, measureText } from '../../vault/index-file.js';
 import { decodeBytes } from '../../vault/text.js';
 import { maskSecrets } from '../../rules/security/secret.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
-import { defineStage } from '../stage.js';
+import { defineStage, type ItemDraft } from '../stage.js';
 import { count } from '../../util/counters.js';
-import { orphanLines } from './vault-items.js';
 
 export type Move = Extract<Action, { type: 'split-index' }>['moves'][number];
 
@@ -216,12 +215,30 @@ export const indexOverflow = defineStage({
   id: 'index-overflow',
   description: 'Whole sections of an over-budget index move, byte for byte, into topic notes the item creates, one pointer line each; rules and warnings stay above the cut.',
   run({ vault }) {
+    return planSplit(vault).items;
+  },
+});
+
+const planCache = new WeakMap<Vault, { items: ItemDraft[]; linesAfter: string[] | null }>();
+
+/**
+ * The index-overflow item (none when the index fits) and the index's lines once its moves are made
+ * (null when nothing moves): the orphans stage measures the room it has left against these.
+ */
+export function planSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
+  let cached = planCache.get(vault);
+  if (!cached) { cached = computeSplit(vault); planCache.set(vault, cached); }
+  return cached;
+}
+
+function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
+    const none = { items: [], linesAfter: null };
     const info = vault.indexInfo;
     const index = vault.index;
-    if (!info || !index) return [];
+    if (!info || !index) return none;
     const headroom = vault.config.index.headroom;
     const fits = (i: Pick<IndexInfo, 'lines' | 'maxLines' | 'bytes' | 'maxBytes'>): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
-    if (fits(info)) return [];
+    if (fits(info)) return none;
     const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
     if (lines.length && lines[lines.length - 1] === '') lines.pop();
     // The title (a first-line `#` heading) always stays.
@@ -230,8 +247,8 @@ export const indexOverflow = defineStage({
     blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), raw);
     const byLine = linkTypesByLine(vault, index, lines.length);
     const all: Block[] = raw.map((b) => ({ ...b, score: score(byLine, lines, b, lines.length) }));
-    // Lines the orphans item adds count against the budget too.
-    const orphans = orphanLines(vault);
+    // Orphans' index lines are not counted here: the orphans stage measures its room after these moves.
+    const orphans: string[] = [];
     const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
     const write = frontmatterWriter(vault);
     const type = (b: Block): string => {
@@ -339,22 +356,20 @@ export const indexOverflow = defineStage({
       after = low && !fits(low) ? low : measure(vault, index, candidate(moves));
     }
     if (!fits(after) && moved.size > 0) after = measure(vault, index, candidate(render()));
-    if (moved.size === 0) return [];
+    if (moved.size === 0) return none;
     const moves = render();
     const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
-    return [{
+    return { linesAfter: candidate(moves), items: [{
       kind: 'index-overflow',
       paths: [index.path],
       evidence: {
         lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom,
         linesAfter: after.lines, bytesAfter: after.bytes, fits: fits(after), lostEntries: info.lostEntries.length,
-        orphanLinesCounted: orphans.length,
         moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
         kept: kept.slice(0, 20),
       },
       suggestion: 'split-index',
       action: { type: 'split-index', file: index.path, moves },
       dependsOnManifest: true,
-    }];
-  },
-});
+    }] };
+}

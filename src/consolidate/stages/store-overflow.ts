@@ -71,7 +71,8 @@ export const storeOverflow = defineStage({
       // 3. Still too large: the oldest entries are what Hermes would evict, but an old entry can be the
       // user's name or the core setup. Never retired on approval: a person decides (review, no change).
       const dupeSet = new Set(dupes);
-      for (const e of store.entries) if (!keepers.has(e.index)) take(e.index, 'oldest entry: move it to an archive, merge it into another entry, or shorten it');
+      // A store with one entry (no `§` separators) has no oldest entry to name: the whole store is one.
+      if (store.entries.length > 1) for (const e of store.entries) if (!keepers.has(e.index)) take(e.index, 'oldest entry: move it to an archive, merge it into another entry, or shorten it');
       const oldest = [...remove].filter((n) => !dupeSet.has(n)).sort((a, b) => a - b);
       if (oldest.length === 0) continue;
       const after = charsAfter();
@@ -84,6 +85,8 @@ export const storeOverflow = defineStage({
         },
         suggestion: 'review',
         action: { type: 'keep' },
+        // Age is not value (the oldest entries hold the user's name and core setup): a person decides.
+        info: 'the oldest entries are what Hermes would evict first; age is not value, so this only shows what would have to go for the store to fit',
       });
     }
     return items;
