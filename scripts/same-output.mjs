@@ -17,7 +17,9 @@
 // taken before and after, and any change is an error).
 //
 // Normalised before comparing (fields that legitimately change from run to run):
-//   - consolidate `createdAt` (the wall-clock time of the run) → "<createdAt>".
+//   - consolidate `createdAt` (the wall-clock time of the run) → "<createdAt>";
+//   - the absolute path of the corpus → <corpus> and of this checkout → <repo> (so a baseline saved from one
+//     checkout, e.g. main, compares with another worktree).
 // Nothing else is stripped. Note that `ageDays` in proposal items is computed from file mtimes and the current
 // time, so a save and a compare more than a day apart can differ there; re-save the baseline on the same day.
 //
@@ -93,8 +95,9 @@ const normalise = {
   consolidate: (s) => s.replace(/^( {2}"createdAt": )"[^"]*"/m, '$1"<createdAt>"'),
 };
 
+const paths = (s) => s.split(corpus).join('<corpus>').split(repo).join('<repo>');
 function record(cmd, r) {
-  return `exit: ${r.code}\n--- stderr\n${r.stderr}--- stdout\n${normalise[cmd](r.stdout)}`;
+  return paths(`exit: ${r.code}\n--- stderr\n${r.stderr}--- stdout\n${normalise[cmd](r.stdout)}`);
 }
 
 const jobs = [];
