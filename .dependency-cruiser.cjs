@@ -19,13 +19,41 @@ const LAYERS = [
 /** Imports that break the layers today: [from file, to file, why; what phase 2 does]. */
 const EXCEPTIONS = [
   ['src/util/state-dir.ts', 'src/vault/discover.ts', 'isInside() lives in vault/; move it to util/paths (phase 2)'],
-  ['src/util/cache-dir.ts', 'src/vault/discover.ts', 'uses vault discovery; move the helper it needs to util/ (phase 2)'],
-  ['src/util/args.ts', 'src/vault/resolve.ts', 'editDistance() ("did you mean") lives in vault/; move it to util/ (phase 2)'],
-  ['src/config/parse.ts', 'src/rules/index.ts', 'config validates rule ids against the registry; pass the ids in, or move the id list down (phase 2)'],
-  ['src/rules/memory/context-files.ts', 'src/consolidate/root.ts', 'project-root detection belongs in vault/ (phase 2)'],
-  ['src/rules/index/contradiction.ts', 'src/consolidate/conflict.ts', 're-export shim; import from similarity/ (issue 17 item 4)'],
-  ['src/rules/memory/similarity.ts', 'src/consolidate/text.ts', 're-export shim; import from similarity/ (issue 17 item 4)'],
-  ['src/proposal/validate.ts', 'src/apply/gate.ts', 'withholdRefused() asks "would apply refuse this?"; move it into apply/ (phase 2)'],
+  [
+    'src/util/cache-dir.ts',
+    'src/vault/discover.ts',
+    'uses vault discovery; move the helper it needs to util/ (phase 2)',
+  ],
+  [
+    'src/util/args.ts',
+    'src/vault/resolve.ts',
+    'editDistance() ("did you mean") lives in vault/; move it to util/ (phase 2)',
+  ],
+  [
+    'src/config/parse.ts',
+    'src/rules/index.ts',
+    'config validates rule ids against the registry; pass the ids in, or move the id list down (phase 2)',
+  ],
+  [
+    'src/rules/memory/context-files.ts',
+    'src/consolidate/root.ts',
+    'project-root detection belongs in vault/ (phase 2)',
+  ],
+  [
+    'src/rules/index/contradiction.ts',
+    'src/consolidate/conflict.ts',
+    're-export shim; import from similarity/ (issue 17 item 4)',
+  ],
+  [
+    'src/rules/memory/similarity.ts',
+    'src/consolidate/text.ts',
+    're-export shim; import from similarity/ (issue 17 item 4)',
+  ],
+  [
+    'src/proposal/validate.ts',
+    'src/apply/gate.ts',
+    'withholdRefused() asks "would apply refuse this?"; move it into apply/ (phase 2)',
+  ],
 ];
 
 /** Cycles that exist today: each edge of the cycle, [from file, to file]. */
@@ -42,7 +70,9 @@ const CYCLE_EXCEPTIONS = [
 const re = (p) => `^${p.replace(/[.]/g, '\\.')}$`;
 const forbidden = [];
 LAYERS.forEach(([name, path], i) => {
-  const higher = LAYERS.slice(i + 1).map(([, p]) => `(${p})`).join('|');
+  const higher = LAYERS.slice(i + 1)
+    .map(([, p]) => `(${p})`)
+    .join('|');
   if (!higher) return;
   const own = EXCEPTIONS.filter(([from]) => new RegExp(path).test(from));
   forbidden.push({
@@ -84,7 +114,8 @@ for (const f of cycleFiles) {
 forbidden.push(
   {
     name: 'writer-not-producer',
-    comment: 'apply/ (the only writer) must not depend on consolidate/ (the producer): the proposal contract lives in proposal/',
+    comment:
+      'apply/ (the only writer) must not depend on consolidate/ (the producer): the proposal contract lives in proposal/',
     severity: 'error',
     from: { path: '^src/apply/', pathNot: '^src/apply/plan\\.ts$' }, // plan.ts -> consolidate/run.ts (fileSha, manifestOf): issue 17 item 5
     to: { path: '^src/consolidate/' },
@@ -118,7 +149,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

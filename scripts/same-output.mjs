@@ -83,10 +83,15 @@ function runCli(args) {
   return new Promise((res) => {
     // Fixed cwd and a CI-like env (no progress lines, no colours) so the output depends only on the code and the vault.
     const env = { ...process.env, CI: 'true', NO_COLOR: '1', MEMLINT_TIMING: '', MEMLINT_COUNTERS: '' };
-    execFile(process.execPath, [cli, ...args], { cwd: repo, env, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : String(err.code ?? err.signal)) : 0;
-      res({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: repo, env, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : String(err.code ?? err.signal)) : 0;
+        res({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -102,7 +107,8 @@ function record(cmd, r) {
 
 const jobs = [];
 for (const [label, dir] of vaults) {
-  for (const cmd of commands) jobs.push({ label, file: `${label}.${cmd}.txt`, args: [cmd, dir, '--format', 'json'], cmd });
+  for (const cmd of commands)
+    jobs.push({ label, file: `${label}.${cmd}.txt`, args: [cmd, dir, '--format', 'json'], cmd });
 }
 // Slowest first (consolidate of the biggest vaults) so the parallel pool ends together.
 const size = new Map(vaults.map(([l, d]) => [l, listing(d).split('\n').length]));
@@ -114,18 +120,26 @@ const results = new Map();
 const took = [];
 const width = Math.max(2, Number(process.env.SAME_OUTPUT_JOBS) || availableParallelism());
 let next = 0;
-await Promise.all(Array.from({ length: width }, async () => {
-  while (next < jobs.length) {
-    const job = jobs[next++];
-    const t0 = performance.now();
-    results.set(job.file, record(job.cmd, await runCli(job.args)));
-    took.push([performance.now() - t0, job.file]);
-  }
-}));
+await Promise.all(
+  Array.from({ length: width }, async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      const t0 = performance.now();
+      results.set(job.file, record(job.cmd, await runCli(job.args)));
+      took.push([performance.now() - t0, job.file]);
+    }
+  }),
+);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-const slowest = took.sort((a, b) => b[0] - a[0]).slice(0, 3).map(([ms, f]) => `${f} ${(ms / 1000).toFixed(1)}s`).join(', ');
+const slowest = took
+  .sort((a, b) => b[0] - a[0])
+  .slice(0, 3)
+  .map(([ms, f]) => `${f} ${(ms / 1000).toFixed(1)}s`)
+  .join(', ');
 if (listing(corpus) !== before) {
-  process.stderr.write(`same-output: the corpus changed on disk during the run (${corpus}); a read-only command wrote into it\n`);
+  process.stderr.write(
+    `same-output: the corpus changed on disk during the run (${corpus}); a read-only command wrote into it\n`,
+  );
   process.exit(2);
 }
 
@@ -133,7 +147,9 @@ if (mode === 'save') {
   mkdirSync(outDir, { recursive: true });
   for (const job of jobs) writeFileSync(join(outDir, job.file), results.get(job.file));
   writeFileSync(join(outDir, 'vaults.tsv'), `${vaults.map(([l, d]) => `${l}\t${d}`).join('\n')}\n`);
-  process.stdout.write(`same-output: saved ${jobs.length} outputs of ${vaults.length} vaults to ${outDir} (${seconds}s, ${width} jobs; slowest: ${slowest})\n`);
+  process.stdout.write(
+    `same-output: saved ${jobs.length} outputs of ${vaults.length} vaults to ${outDir} (${seconds}s, ${width} jobs; slowest: ${slowest})\n`,
+  );
   process.exit(0);
 }
 
@@ -151,19 +167,30 @@ for (const [label] of vaults) {
     }
     const was = readFileSync(saved, 'utf8');
     if (was === now) continue;
-    const patch = createTwoFilesPatch(`saved/${file}`, `now/${file}`, was, now, '', '', { context: 2 }).split('\n').slice(2);
+    const patch = createTwoFilesPatch(`saved/${file}`, `now/${file}`, was, now, '', '', { context: 2 })
+      .split('\n')
+      .slice(2);
     const shown = patch.slice(0, 40);
-    parts.push(`${cmd}: different\n${shown.map((l) => `    ${l}`).join('\n')}${patch.length > shown.length ? `\n    … ${patch.length - shown.length} more diff lines` : ''}`);
+    parts.push(
+      `${cmd}: different\n${shown.map((l) => `    ${l}`).join('\n')}${patch.length > shown.length ? `\n    … ${patch.length - shown.length} more diff lines` : ''}`,
+    );
   }
   if (parts.length) {
     different++;
     lines.push(`DIFFERENT  ${label}\n  ${parts.join('\n  ')}`);
   } else lines.push(`identical  ${label}`);
 }
-const savedLabels = existsSync(join(outDir, 'vaults.tsv')) ? readFileSync(join(outDir, 'vaults.tsv'), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]) : [];
+const savedLabels = existsSync(join(outDir, 'vaults.tsv'))
+  ? readFileSync(join(outDir, 'vaults.tsv'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0])
+  : [];
 const missing = savedLabels.filter((l) => !vaults.some(([v]) => v === l));
 for (const l of missing) lines.push(`MISSING    ${l} (saved, but not found now)`);
 process.stdout.write(`${lines.join('\n')}\n`);
 const bad = different + missing.length;
-process.stdout.write(`same-output: ${vaults.length - different}/${vaults.length} vaults identical${missing.length ? `, ${missing.length} saved vaults missing` : ''} (${commands.join(' + ')}; ${seconds}s, ${width} jobs; slowest: ${slowest}; outputs in ${basename(resolve(outDir))})\n`);
+process.stdout.write(
+  `same-output: ${vaults.length - different}/${vaults.length} vaults identical${missing.length ? `, ${missing.length} saved vaults missing` : ''} (${commands.join(' + ')}; ${seconds}s, ${width} jobs; slowest: ${slowest}; outputs in ${basename(resolve(outDir))})\n`,
+);
 process.exit(bad ? 1 : 0);
