@@ -40,16 +40,6 @@ const EXCEPTIONS = [
     'project-root detection belongs in vault/ (phase 2)',
   ],
   [
-    'src/rules/index/contradiction.ts',
-    'src/consolidate/conflict.ts',
-    're-export shim; import from similarity/ (issue 17 item 4)',
-  ],
-  [
-    'src/rules/memory/similarity.ts',
-    'src/consolidate/text.ts',
-    're-export shim; import from similarity/ (issue 17 item 4)',
-  ],
-  [
     'src/proposal/validate.ts',
     'src/apply/gate.ts',
     'withholdRefused() asks "would apply refuse this?"; move it into apply/ (phase 2)',

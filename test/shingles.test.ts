@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashSet } from '../src/consolidate/minhash.js';
-import { shingleHashes, shingles, tokens } from '../src/consolidate/text.js';
+import { hashSet } from '../src/similarity/minhash.js';
+import { shingleHashes, shingles, tokens } from '../src/similarity/text.js';
 import { CORPUS, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
 

@@ -6,7 +6,7 @@ import { sha256Hex } from '../util/digest.js';
 import { gitHistory, provenance } from '../vault/history.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { VERSION } from '../version.js';
-import { noteFeatures, similarPairs } from './features.js';
+import { noteFeatures, similarPairs } from '../similarity/features.js';
 import { chooseRoot } from './root.js';
 import type { ItemDraft, Stage, StageContext } from './stage.js';
 import { HERMES_STAGES, STAGES } from './stages/index.js';
