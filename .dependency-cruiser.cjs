@@ -107,7 +107,7 @@ forbidden.push(
     comment:
       'apply/ (the only writer) must not depend on consolidate/ (the producer): the proposal contract lives in proposal/',
     severity: 'error',
-    from: { path: '^src/apply/', pathNot: '^src/apply/plan\\.ts$' }, // plan.ts -> consolidate/run.ts (fileSha, manifestOf): issue 17 item 5
+    from: { path: '^src/apply/' },
     to: { path: '^src/consolidate/' },
   },
   {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { executeChanges, undoRun } from '../src/apply/execute.js';
 import { planApply } from '../src/apply/plan.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { fileSha, manifestOf } from '../src/consolidate/run.js';
+import { fileSha, manifestOf } from '../src/proposal/refs.js';
 import type { Proposal, ProposalItem } from '../src/proposal/schema.js';
 import { sha256Hex } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';

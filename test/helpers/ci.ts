@@ -24,6 +24,7 @@ export function missing(present: boolean, what: string): boolean {
  */
 export function propertyRuns(ciRuns: number): number {
   const base = Number(process.env.MEMLINT_PROPERTY_RUNS ?? (inCI ? 1000 : 100));
-  if (!Number.isFinite(base) || base <= 0) throw new Error(`MEMLINT_PROPERTY_RUNS=${process.env.MEMLINT_PROPERTY_RUNS}: a positive number`);
+  if (!Number.isFinite(base) || base <= 0)
+    throw new Error(`MEMLINT_PROPERTY_RUNS=${process.env.MEMLINT_PROPERTY_RUNS}: a positive number`);
   return Math.max(10, Math.round((ciRuns * base) / 1000));
 }
