@@ -20,7 +20,8 @@
 //   - consolidate `createdAt` (the wall-clock time of the run) → "<createdAt>";
 //   - the absolute path of the corpus → <corpus> and of this checkout → <repo> (so a baseline saved from one
 //     checkout, e.g. main, compares with another worktree).
-// Nothing else is stripped. Note that `ageDays` in proposal items is computed from file mtimes and the current
+// Nothing else is stripped. Provenance (`modified`, `origin`) comes from git when the vault is in a git checkout
+// (fixtures/demo-vault is): save and compare from git checkouts, not from a plain copy of the tree. Note that `ageDays` in proposal items is computed from file mtimes and the current
 // time, so a save and a compare more than a day apart can differ there; re-save the baseline on the same day.
 //
 // Env: SAME_OUTPUT_JOBS (default: number of CPUs, at least 2) = child processes in parallel.
