@@ -4,6 +4,8 @@
 //
 //   node scripts/same-output.mjs save <dir> [extra-vault ...]     record the outputs of dist/cli.js into <dir>
 //   node scripts/same-output.mjs compare <dir> [extra-vault ...]  recompute; per vault identical/different; exit 1 on any difference
+//   --only=check | --only=consolidate                              either mode, one command only (check alone takes seconds;
+//                                                                   consolidate of the big vaults is most of the time)
 //
 // Vaults: every folder in ../shared/corpus/claude and ../shared/corpus/hermes (as test/helpers/corpus.ts finds
 // them), fixtures/demo-vault, and any extra vault folders given after <dir>. Run `npm run build` first: this
@@ -15,8 +17,11 @@
 // taken before and after, and any change is an error).
 //
 // Normalised before comparing (fields that legitimately change from run to run):
-//   - consolidate `createdAt` (the wall-clock time of the run) → "<createdAt>".
-// Nothing else is stripped. Note that `ageDays` in proposal items is computed from file mtimes and the current
+//   - consolidate `createdAt` (the wall-clock time of the run) → "<createdAt>";
+//   - the absolute path of the corpus → <corpus> and of this checkout → <repo> (so a baseline saved from one
+//     checkout, e.g. main, compares with another worktree).
+// Nothing else is stripped. Provenance (`modified`, `origin`) comes from git when the vault is in a git checkout
+// (fixtures/demo-vault is): save and compare from git checkouts, not from a plain copy of the tree. Note that `ageDays` in proposal items is computed from file mtimes and the current
 // time, so a save and a compare more than a day apart can differ there; re-save the baseline on the same day.
 //
 // Env: SAME_OUTPUT_JOBS (default: number of CPUs, at least 2) = child processes in parallel.
@@ -30,7 +35,10 @@ import { createTwoFilesPatch } from 'diff';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'cli.js');
 const corpus = resolve(repo, '..', 'shared', 'corpus');
-const [mode, outDir, ...extra] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const onlyArg = argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? onlyArg.slice('--only='.length) : undefined;
+const [mode, outDir, ...extra] = argv.filter((a) => a !== onlyArg);
 
 function usage(msg) {
   if (msg) process.stderr.write(`same-output: ${msg}\n`);
@@ -39,6 +47,8 @@ function usage(msg) {
 }
 if (mode !== 'save' && mode !== 'compare') usage(mode ? `unknown mode ${mode}` : undefined);
 if (!outDir) usage('no <dir>');
+if (only !== undefined && only !== 'check' && only !== 'consolidate') usage(`--only=${only}: check or consolidate`);
+const commands = only ? [only] : ['check', 'consolidate'];
 if (!existsSync(cli)) usage(`${relative(process.cwd(), cli)} is missing: run npm run build first`);
 if (!existsSync(corpus)) usage(`no corpus at ${corpus}`);
 
@@ -74,10 +84,15 @@ function runCli(args) {
   return new Promise((res) => {
     // Fixed cwd and a CI-like env (no progress lines, no colours) so the output depends only on the code and the vault.
     const env = { ...process.env, CI: 'true', NO_COLOR: '1', MEMLINT_TIMING: '', MEMLINT_COUNTERS: '' };
-    execFile(process.execPath, [cli, ...args], { cwd: repo, env, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : String(err.code ?? err.signal)) : 0;
-      res({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: repo, env, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : String(err.code ?? err.signal)) : 0;
+        res({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -86,14 +101,15 @@ const normalise = {
   consolidate: (s) => s.replace(/^( {2}"createdAt": )"[^"]*"/m, '$1"<createdAt>"'),
 };
 
+const paths = (s) => s.split(corpus).join('<corpus>').split(repo).join('<repo>');
 function record(cmd, r) {
-  return `exit: ${r.code}\n--- stderr\n${r.stderr}--- stdout\n${normalise[cmd](r.stdout)}`;
+  return paths(`exit: ${r.code}\n--- stderr\n${r.stderr}--- stdout\n${normalise[cmd](r.stdout)}`);
 }
 
 const jobs = [];
 for (const [label, dir] of vaults) {
-  jobs.push({ label, file: `${label}.check.txt`, args: ['check', dir, '--format', 'json'], cmd: 'check' });
-  jobs.push({ label, file: `${label}.consolidate.txt`, args: ['consolidate', dir, '--format', 'json'], cmd: 'consolidate' });
+  for (const cmd of commands)
+    jobs.push({ label, file: `${label}.${cmd}.txt`, args: [cmd, dir, '--format', 'json'], cmd });
 }
 // Slowest first (consolidate of the biggest vaults) so the parallel pool ends together.
 const size = new Map(vaults.map(([l, d]) => [l, listing(d).split('\n').length]));
@@ -102,17 +118,29 @@ jobs.sort((a, b) => (b.cmd === 'consolidate') - (a.cmd === 'consolidate') || siz
 const before = listing(corpus);
 const started = performance.now();
 const results = new Map();
+const took = [];
 const width = Math.max(2, Number(process.env.SAME_OUTPUT_JOBS) || availableParallelism());
 let next = 0;
-await Promise.all(Array.from({ length: width }, async () => {
-  while (next < jobs.length) {
-    const job = jobs[next++];
-    results.set(job.file, record(job.cmd, await runCli(job.args)));
-  }
-}));
+await Promise.all(
+  Array.from({ length: width }, async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      const t0 = performance.now();
+      results.set(job.file, record(job.cmd, await runCli(job.args)));
+      took.push([performance.now() - t0, job.file]);
+    }
+  }),
+);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const slowest = took
+  .sort((a, b) => b[0] - a[0])
+  .slice(0, 3)
+  .map(([ms, f]) => `${f} ${(ms / 1000).toFixed(1)}s`)
+  .join(', ');
 if (listing(corpus) !== before) {
-  process.stderr.write(`same-output: the corpus changed on disk during the run (${corpus}); a read-only command wrote into it\n`);
+  process.stderr.write(
+    `same-output: the corpus changed on disk during the run (${corpus}); a read-only command wrote into it\n`,
+  );
   process.exit(2);
 }
 
@@ -120,7 +148,9 @@ if (mode === 'save') {
   mkdirSync(outDir, { recursive: true });
   for (const job of jobs) writeFileSync(join(outDir, job.file), results.get(job.file));
   writeFileSync(join(outDir, 'vaults.tsv'), `${vaults.map(([l, d]) => `${l}\t${d}`).join('\n')}\n`);
-  process.stdout.write(`same-output: saved ${jobs.length} outputs of ${vaults.length} vaults to ${outDir} (${seconds}s, ${width} jobs)\n`);
+  process.stdout.write(
+    `same-output: saved ${jobs.length} outputs of ${vaults.length} vaults to ${outDir} (${seconds}s, ${width} jobs; slowest: ${slowest})\n`,
+  );
   process.exit(0);
 }
 
@@ -128,7 +158,7 @@ let different = 0;
 const lines = [];
 for (const [label] of vaults) {
   const parts = [];
-  for (const cmd of ['check', 'consolidate']) {
+  for (const cmd of commands) {
     const file = `${label}.${cmd}.txt`;
     const saved = join(outDir, file);
     const now = results.get(file);
@@ -138,19 +168,30 @@ for (const [label] of vaults) {
     }
     const was = readFileSync(saved, 'utf8');
     if (was === now) continue;
-    const patch = createTwoFilesPatch(`saved/${file}`, `now/${file}`, was, now, '', '', { context: 2 }).split('\n').slice(2);
+    const patch = createTwoFilesPatch(`saved/${file}`, `now/${file}`, was, now, '', '', { context: 2 })
+      .split('\n')
+      .slice(2);
     const shown = patch.slice(0, 40);
-    parts.push(`${cmd}: different\n${shown.map((l) => `    ${l}`).join('\n')}${patch.length > shown.length ? `\n    … ${patch.length - shown.length} more diff lines` : ''}`);
+    parts.push(
+      `${cmd}: different\n${shown.map((l) => `    ${l}`).join('\n')}${patch.length > shown.length ? `\n    … ${patch.length - shown.length} more diff lines` : ''}`,
+    );
   }
   if (parts.length) {
     different++;
     lines.push(`DIFFERENT  ${label}\n  ${parts.join('\n  ')}`);
   } else lines.push(`identical  ${label}`);
 }
-const savedLabels = existsSync(join(outDir, 'vaults.tsv')) ? readFileSync(join(outDir, 'vaults.tsv'), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]) : [];
+const savedLabels = existsSync(join(outDir, 'vaults.tsv'))
+  ? readFileSync(join(outDir, 'vaults.tsv'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0])
+  : [];
 const missing = savedLabels.filter((l) => !vaults.some(([v]) => v === l));
 for (const l of missing) lines.push(`MISSING    ${l} (saved, but not found now)`);
 process.stdout.write(`${lines.join('\n')}\n`);
 const bad = different + missing.length;
-process.stdout.write(`same-output: ${vaults.length - different}/${vaults.length} vaults identical${missing.length ? `, ${missing.length} saved vaults missing` : ''} (${seconds}s, ${width} jobs; outputs in ${basename(resolve(outDir))})\n`);
+process.stdout.write(
+  `same-output: ${vaults.length - different}/${vaults.length} vaults identical${missing.length ? `, ${missing.length} saved vaults missing` : ''} (${commands.join(' + ')}; ${seconds}s, ${width} jobs; slowest: ${slowest}; outputs in ${basename(resolve(outDir))})\n`,
+);
 process.exit(bad ? 1 : 0);

@@ -1,7 +1,7 @@
 /**
  * Property-based (fast-check): for random vaults and random approved proposals, the dry run lists
  * exactly what --execute does, apply then undo is the identity, and nothing outside the vault
- * changes. MEMLINT_PROPERTY_RUNS sets the number of runs (default 1,000, as CI runs it).
+ * changes. Runs: 1,000 in CI, 100 locally, MEMLINT_PROPERTY_RUNS to change (test/helpers/ci.ts).
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,14 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { executeChanges, undoRun } from '../src/apply/execute.js';
 import { planApply } from '../src/apply/plan.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { fileSha, manifestOf } from '../src/consolidate/run.js';
+import { fileSha, manifestOf } from '../src/proposal/refs.js';
 import type { Proposal, ProposalItem } from '../src/proposal/schema.js';
 import { sha256Hex } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';
 import { tempDir } from './helpers/run.js';
+import { propertyRuns } from './helpers/ci.js';
 import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
-const RUNS = Number(process.env.MEMLINT_PROPERTY_RUNS ?? 1000);
+const RUNS = propertyRuns(1000);
 const WORDS = ['deploy', 'tests', 'pnpm', 'cache', 'port', 'index', 'review', 'release', 'token', 'schema'];
 
 interface NoteSpec { name: string; type: string; nested: boolean; words: number[]; links: number[]; wiki: boolean; crlf: boolean; bom: boolean; mode: number }

@@ -227,7 +227,7 @@ describe('relink on an index line with two links to the same note', () => {
     const { planApply } = await import('../src/apply/plan.js');
     const { loadVault } = await import('../src/vault/load.js');
     const { DEFAULT_CONFIG } = await import('../src/config/defaults.js');
-    const { fileSha } = await import('../src/consolidate/run.js');
+    const { fileSha } = await import('../src/proposal/refs.js');
     const dir = join(tempDir(), 'vault');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) — see also [the old note](old.md#why) and [Other](other.md)\n');

@@ -1,7 +1,7 @@
 /**
  * `check --cache` must never change an answer. Property-based (fast-check): after any sequence of
  * edits, renames, deletions, touches, mode changes, config changes and cache corruption, a run with
- * the cache reports exactly what a run without it reports. MEMLINT_PROPERTY_RUNS sets the runs.
+ * the cache reports exactly what a run without it reports. Runs: test/helpers/ci.ts (200 in CI).
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -15,9 +15,10 @@ import { VERSION } from '../src/version.js';
 import type { Config } from '../src/config/schema.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
+import { propertyRuns } from './helpers/ci.js';
 import { snapshotTree } from './helpers/snapshot.js';
 
-const RUNS = Math.max(20, Math.round(Number(process.env.MEMLINT_PROPERTY_RUNS ?? 1000) / 5));
+const RUNS = propertyRuns(200);
 /** Short enough for a fast test, longer than any file system's timestamp tick here (ext4, tmpfs: ≤ 10 ms). */
 const MARGIN = 25;
 const sleep = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLookup, closest, closestBruteForce } from '../src/vault/resolve.js';
 import { basename } from 'node:path';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
+import { propertyRuns } from './helpers/ci.js';
 // @ts-expect-error: a plain .mjs script without types
 import { planHardVault } from '../scripts/bench/generate.mjs';
 
@@ -22,7 +23,7 @@ describe('closest() through the index', () => {
         const t = s.length > 2 ? s.slice(0, 1) + s.slice(2) + 'x' : `${s}y`;
         expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
       }
-    }), { numRuns: 400 });
+    }), { numRuns: propertyRuns(400) });
   });
 
   it.skipIf(!hasCorpus)('agrees with the brute force on every corpus vault (every stem misspelt, and unrelated names)', () => {

@@ -12,10 +12,11 @@ import { FOLDERS_FILE, readFolderListings, writeFolderListings } from '../src/gu
 import { guardDraft } from '../src/guard/run.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { tempDir } from './helpers/run.js';
+import { propertyRuns } from './helpers/ci.js';
 
 const MARGIN = 25;
 const sleep = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
-const RUNS = Math.max(20, Math.round(Number(process.env.MEMLINT_PROPERTY_RUNS ?? 1000) / 5));
+const RUNS = propertyRuns(200);
 
 const FOLDERS = ['', 'a', 'a/b', 'c', '.hidden', 'node_modules'];
 type Op =

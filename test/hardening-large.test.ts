@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { fileSha, manifestOf } from '../src/consolidate/run.js';
+import { fileSha, manifestOf } from '../src/proposal/refs.js';
 import { loadVault } from '../src/vault/load.js';
 import { runMain, tempDir } from './helpers/run.js';
 

@@ -12,6 +12,7 @@ import { harnessCut } from '../src/vault/index-file.js';
 import { vaultFromText } from '../src/vault/memory.js';
 import type { IndexInfo } from '../src/vault/model.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
+import { propertyRuns } from './helpers/ci.js';
 import { truncateEntrypointContent } from './reference/claude-memdir.js';
 
 const BUDGET = { maxLines: 200, maxBytes: 25_000 };
@@ -168,7 +169,7 @@ describe('differential: random indexes against the reference', () => {
     .map(([ls, eol, tail, head]) => head + ls.join(eol) + tail);
 
   it('agrees on the loaded text, line and size counts, and lost entries', () => {
-    fc.assert(fc.property(index, (raw) => { expectAgreement(raw); }), { numRuns: 300 });
+    fc.assert(fc.property(index, (raw) => { expectAgreement(raw); }), { numRuns: propertyRuns(300) });
   });
 
   it('agrees near the 25,000 boundary', () => {
@@ -179,7 +180,7 @@ describe('differential: random indexes against the reference', () => {
         for (let i = 0; len < total; i++) { const l = `- [N${i}](n${i}.md) ${ch.repeat(per)}`; out.push(l); len += l.length + 1; }
         return `${out.join('\n')}\n`;
       });
-    fc.assert(fc.property(near, (raw) => { expectAgreement(raw); }), { numRuns: 200 });
+    fc.assert(fc.property(near, (raw) => { expectAgreement(raw); }), { numRuns: propertyRuns(200) });
   });
 });
 

@@ -4,7 +4,7 @@
  * is above info keeps the precision the brief asks for (≥ 0.8). Guard: a draft that is one of these
  * carries the finding, which its verdict policy turns into `ask`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { guardDraft } from '../src/guard/run.js';
 import { asksAbout } from '../src/rules/draft.js';
 import { RULES } from '../src/rules/index.js';
 import { copyToTemp, tempDir } from './helpers/run.js';
+import { hasCorpus } from './helpers/corpus.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
 const labelsSchema = z.object({
@@ -23,7 +24,7 @@ const labelsSchema = z.object({
 const { labels } = labelsSchema.parse(JSON.parse(readFileSync(join('test', 'data', 'memory-rules-precision.json'), 'utf8')));
 const key = (v: string, f: string, r: string): string => `${v}\t${f}\t${r}`;
 
-describe.runIf(existsSync(CORPUS))('memory/ rules on the corpus', () => {
+describe.runIf(hasCorpus)('memory/ rules on the corpus', () => {
   it('every finding is labelled and every label is a finding; warning-level rules keep precision ≥ 0.8', async () => {
     const found = new Set<string>();
     for (const kind of ['claude', 'hermes']) {

@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
 import { approveAll, proposeInto } from './helpers/proposal.js';
+import { missing } from './helpers/ci.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,7 +28,7 @@ describe('report --html', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;'); // the duplicate's body in the diff
   });
 
-  it.skipIf(!existsSync(CHROMIUM))('renders in headless Chromium without console errors: gauge, diff, graph; screenshot saved', async () => {
+  it.skipIf(missing(existsSync(CHROMIUM), `Chromium (${CHROMIUM}; .ci/run installs Debian's)`))('renders in headless Chromium without console errors: gauge, diff, graph; screenshot saved', async () => {
     const vault = copyToTemp(DEMO);
     const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));
     approveAll(proposal);

@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashSet } from '../src/consolidate/minhash.js';
-import { shingleHashes, shingles, tokens } from '../src/consolidate/text.js';
+import { hashSet } from '../src/similarity/minhash.js';
+import { shingleHashes, shingles, tokens } from '../src/similarity/text.js';
 import { CORPUS, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
+import { propertyRuns } from './helpers/ci.js';
 
 const same = (text: string): void => {
   const toks = tokens(text);
@@ -17,7 +18,7 @@ describe('shingleHashes', () => {
   });
 
   it('equals hashSet(shingles()) on random text', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('the', 'a', 'deploy', 'pnpm', '中', '文', 'x.', "y'", 'z-', '1,000', 'Ü'), fc.string({ maxLength: 6 })), { maxLength: 40 }), (words) => same(words.join(' '))), { numRuns: 500 });
+    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('the', 'a', 'deploy', 'pnpm', '中', '文', 'x.', "y'", 'z-', '1,000', 'Ü'), fc.string({ maxLength: 6 })), { maxLength: 40 }), (words) => same(words.join(' '))), { numRuns: propertyRuns(500) });
   });
 
   it.skipIf(!hasCorpus)('equals hashSet(shingles()) on every corpus file', () => {
@@ -35,8 +36,8 @@ describe('tokens', () => {
   it('the ASCII fast path gives the tokens the Unicode regex gives, on random ASCII text', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'aZ09 _.,\'-\n\t!?#`*[]()1,000.5:;/\\|é中'.split('')), maxLength: 200 }), (t) => {
       expect(tokens(t)).toEqual(reference(t));
-    }), { numRuns: 2000 });
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (t) => { expect(tokens(t)).toEqual(reference(t)); }), { numRuns: 2000 });
+    }), { numRuns: propertyRuns(2000) });
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (t) => { expect(tokens(t)).toEqual(reference(t)); }), { numRuns: propertyRuns(2000) });
   });
 
   it.skipIf(!hasCorpus)('… and on every corpus file', () => {

@@ -11,8 +11,8 @@ const Minhash = require('minhash/src/minhash.js');
 const LshIndex = require('minhash/src/lsh.js');
 const { loadVault } = await import('../../dist/lib/vault/load.js');
 const { DEFAULT_CONFIG } = await import('../../dist/lib/config/defaults.js');
-const { statedText, tokens, shingles } = await import('../../dist/lib/consolidate/text.js');
-const { signature, hashSet, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/lib/consolidate/minhash.js');
+const { statedText, tokens, shingles } = await import('../../dist/lib/similarity/text.js');
+const { signature, hashSet, lshCandidates, PERMUTATIONS, ROWS } = await import('../../dist/lib/similarity/minhash.js');
 
 const n = Number(process.argv[2] ?? 10000);
 const plantedCount = Number(process.argv[3] ?? 200);

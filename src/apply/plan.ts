@@ -4,7 +4,7 @@
  * their exact bytes before and after, so executing, dry-running and undoing all read one thing.
  */
 import { buildCatalogFromNotes } from '../catalog/build.js';
-import { fileSha, manifestOf } from '../consolidate/run.js';
+import { fileSha, manifestOf, refKey as entryKey } from '../proposal/refs.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { sha256Hex } from '../util/digest.js';
 import { parseEntryPath, rewriteStore } from '../vault/hermes.js';
@@ -59,7 +59,6 @@ interface Overlay {
   readonly warnings: string[];
 }
 
-const entryKey = (n: { path: string; entry?: number | undefined }): string => (n.entry ? `${n.path}#${n.entry}` : n.path);
 
 function currentEntry(vault: Vault, path: string): { file: string; entry: number; text: string; sha256: string } | null {
   const e = parseEntryPath(path);

@@ -5,7 +5,7 @@ import { Lock, RunStore } from '../apply/journal.js';
 import { describeGate, gatedPlan } from '../apply/gate.js';
 import { formatPlan } from '../apply/report.js';
 import { loadConfig } from '../config/load.js';
-import { manifestOf } from '../consolidate/run.js';
+import { manifestOf } from '../proposal/refs.js';
 import type { Proposal } from '../proposal/schema.js';
 import type { Vault } from '../vault/model.js';
 import type { IO } from '../io.js';

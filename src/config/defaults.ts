@@ -1,6 +1,6 @@
 /**
  * The configuration used when a vault has no config file, as a plain literal so that check and
- * guard do not load zod (~80 ms) unless there is a file to validate. test/config.test.ts keeps it
+ * guard do not load zod (its load time: BENCHMARKS.md, `memlint check`) unless there is a file to validate. test/config.test.ts keeps it
  * equal to `configSchema.parse({})`.
  */
 import type { Config } from './schema.js';

@@ -2,6 +2,7 @@
 import { parseMarkdown } from '../vault/file.js';
 import { EMPTY_META } from '../vault/meta.js';
 import type { Vault, VaultFile } from '../vault/model.js';
+import { entryRef } from '../proposal/refs.js';
 
 const encoder = new TextEncoder();
 
@@ -11,9 +12,9 @@ export function entryNotes(vault: Vault): VaultFile[] {
     const file = vault.byPath.get(store.file)!;
     for (const e of store.entries) {
       const bytes = encoder.encode(e.text);
-      const p = parseMarkdown(`${store.file}#${e.index}`, file.absPath, 'note', bytes, { size: bytes.length, mtimeMs: file.mtimeMs, mode: file.mode }, vault.config.maxFileBytes);
+      const p = parseMarkdown(entryRef(store.file, e.index), file.absPath, 'note', bytes, { size: bytes.length, mtimeMs: file.mtimeMs, mode: file.mode }, vault.config.maxFileBytes);
       out.push(Object.freeze({
-        path: p.path, absPath: p.absPath, role: 'note', stem: `${store.file}#${e.index}`, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
+        path: p.path, absPath: p.absPath, role: 'note', stem: entryRef(store.file, e.index), size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
         bytes, text: e.text, bom: false, crlf: false, problem: null, frontmatter: null, bodyOffset: 0, meta: EMPTY_META,
         links: [], codeRanges: p.scan.codeRanges,
         position: (offset: number) => file.position(e.offset + offset),

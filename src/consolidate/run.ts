@@ -2,12 +2,12 @@
 import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
 import { notesUnderRules } from '../rules/shared.js';
 import type { InfoItem, Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
+import { fileSha, manifestOf } from '../proposal/refs.js';
 import { infoReason, isProposed } from './policy.js';
-import { sha256Hex } from '../util/digest.js';
 import { gitHistory, provenance } from '../vault/history.js';
-import type { Vault, VaultFile } from '../vault/model.js';
+import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
-import { noteFeatures, similarPairs } from './features.js';
+import { noteFeatures, similarPairs } from '../similarity/features.js';
 import { chooseRoot } from './root.js';
 import type { ItemDraft, Stage, StageContext } from './stage.js';
 import { HERMES_STAGES, STAGES } from './stages/index.js';
@@ -31,22 +31,6 @@ const ID_PREFIX: Record<ItemKind, string> = {
 };
 /** Also the order conflicts are settled in: an earlier kind's item claims a note first. */
 const KIND_ORDER: ItemKind[] = ['index-overflow', 'store-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
-
-/** A file's bytes never change once loaded: each is hashed once (items name the index many times). */
-const shaOf = new WeakMap<VaultFile, string>();
-
-export function fileSha(file: VaultFile | undefined): string {
-  if (!file) return 'absent';
-  let sha = shaOf.get(file);
-  if (sha === undefined) { sha = sha256Hex(file.bytes); shaOf.set(file, sha); }
-  return sha;
-}
-
-/** Hash of every file path and content hash: index and catalog rewrites are planned against it. */
-export function manifestOf(vault: Vault): string {
-  const lines = vault.files.map((f) => `${f.path}\t${fileSha(f)}`).sort();
-  return sha256Hex(lines.join('\n'));
-}
 
 export function consolidateVault(vault: Vault, options: ConsolidateOptions = {}): Proposal {
   const now = options.now ?? new Date();

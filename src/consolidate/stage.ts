@@ -1,6 +1,6 @@
 import type { Action, ItemKind, Suggestion } from '../proposal/schema.js';
 import type { Vault, VaultFile } from '../vault/model.js';
-import type { NoteFeatures, SimilarPair } from './features.js';
+import type { NoteFeatures, SimilarPair } from '../similarity/features.js';
 
 /** What a stage proposes; the orchestrator adds ids, hashes and provenance. */
 export interface ItemDraft {

@@ -22,6 +22,7 @@ import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
+import { parseEntryPath } from '../vault/hermes.js';
 import { mark } from '../util/timing.js';
 import { guardIndexText, guardNoteIndexLine, guardStoreAdd, guardStoreText, type IndexGuard } from './index-target.js';
 
@@ -99,8 +100,8 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
   for (const e of entryNotes(vault)) {
     const hashes = shingleHashes(tokens(e.text));
     const similarity = similarityOf(draftHashes, hashes).score;
-    const [file, n] = e.path.split('#');
-    const base = { path: file!, entry: Number(n), name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
+    const ref = parseEntryPath(e.path)!;
+    const base = { path: ref.file, entry: ref.entry, name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
     let conflict: GuardMatch['conflict'];
     if (similarity >= THRESHOLDS.floor) {
       const f = noteConflicts(draftView, noteClauses(e), 1)[0];

@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument, type Document } from 'yaml';
 import type { IO } from '../io.js';
 import { parseEntryPath } from '../vault/hermes.js';
+import { refKey } from '../proposal/refs.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import type { Vault } from '../vault/model.js';
@@ -205,7 +206,7 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
         const dir = mkdtempSync(join(tmpdir(), 'memlint-merge-'));
         const tmp = join(dir, 'merged-note.md');
         const target = item.action.into;
-        const into = item.notes.find((n) => (n.entry ? `${n.path}#${n.entry}` : n.path) === target) ?? item.notes[0]!;
+        const into = item.notes.find((n) => refKey(n) === target) ?? item.notes[0]!;
         const file = vault.byPath.get(target);
         writeFileSync(tmp, verdict?.mergedBody ?? (parseEntryPath(target) !== null ? noteText(vault, into) : (file ? file.text.slice(file.bodyOffset) : '')));
         const editor = io.env.VISUAL ?? io.env.EDITOR ?? 'vi';

@@ -1,7 +1,7 @@
 /**
  * Hashes through process.getBuiltinModule: an ESM `import … from 'node:crypto'` builds the module's
- * namespace, which reads its lazy getters (webcrypto) and costs ~1 ms of start-up on every run of
- * guard and check, including the many that never hash anything.
+ * namespace, which reads its lazy getters (webcrypto) and costs start-up time (BENCHMARKS.md) on every
+ * run of guard and check, including the many that never hash anything.
  */
 const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 

@@ -1,6 +1,6 @@
 /** MEMLINT_TIMING=1 prints how long each phase took, on stderr. */
 const enabled = process.env.MEMLINT_TIMING === '1';
-// The global `performance` loads perf_hooks (~1 ms): touched only when timing is on.
+// The global `performance` loads perf_hooks (a start-up cost, BENCHMARKS.md `memlint guard`): touched only when timing is on.
 const started = enabled ? performance.now() : 0;
 let last = started;
 

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { missing } from './ci.js';
 
 /** ../shared/corpus beside the checkout (CI lays a copy of shared/ next to the clone). */
 export const CORPUS = resolve(process.cwd(), '..', 'shared', 'corpus');
-export const hasCorpus = existsSync(CORPUS);
+/** False locally when the corpus is absent (its tests skip); in CI (CI=true) importing this file then throws instead. */
+export const hasCorpus = !missing(existsSync(CORPUS), `the corpus (${CORPUS})`);
 
 export function corpusVaults(kind: 'claude' | 'hermes'): string[] {
   const dir = join(CORPUS, kind);

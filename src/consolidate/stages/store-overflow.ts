@@ -6,6 +6,7 @@
  */
 import { hermesChars, rewriteStore } from '../../vault/hermes.js';
 import { parseEntryPath } from '../../vault/hermes.js';
+import { entryRef } from '../../proposal/refs.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
 /** Similarity above which two entries say the same thing (the near-duplicate stage's pairs, strict end). */
@@ -59,13 +60,13 @@ export const storeOverflow = defineStage({
       if (dupes.length) {
         items.push({
           kind: 'store-overflow',
-          paths: dupes.map((n) => `${store.file}#${n}`),
+          paths: dupes.map((n) => entryRef(store.file, n)),
           evidence: {
             file: store.file, chars: store.chars, maxChars: store.maxChars, target: target(store.maxChars), kept: store.entries.length - dupes.length, charsAfter: afterDupes, fits: afterDupes <= store.maxChars,
             entries: dupes.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
           },
           suggestion: 'retire',
-          action: { type: 'retire', retire: dupes.map((n) => `${store.file}#${n}`) },
+          action: { type: 'retire', retire: dupes.map((n) => entryRef(store.file, n)) },
         });
       }
       // 3. Still too large: the oldest entries are what Hermes would evict, but an old entry can be the
@@ -78,7 +79,7 @@ export const storeOverflow = defineStage({
       const after = charsAfter();
       items.push({
         kind: 'store-overflow',
-        paths: oldest.map((n) => `${store.file}#${n}`),
+        paths: oldest.map((n) => entryRef(store.file, n)),
         evidence: {
           file: store.file, chars: afterDupes, maxChars: store.maxChars, target: target(store.maxChars), charsIfMoved: after,
           entries: oldest.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),

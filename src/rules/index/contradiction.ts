@@ -2,7 +2,7 @@
  * The one place index rules and the index guard ask "do these two lines disagree?". It calls the
  * conflict engine through its public functions only, so it can be re-pointed when that engine moves.
  */
-import { sentenceConflict, viewSentence } from '../../consolidate/conflict.js';
+import { sentenceConflict, viewSentence } from '../../similarity/conflict.js';
 
 export interface LineConflict { readonly kind: string; readonly detail: string }
 

@@ -1,0 +1,148 @@
+// The layers of src/, enforced (`npm run deps`, part of `npm run lint`). See ARCHITECTURE.md.
+// A module may import its own layer or a lower one, never a higher one; no import cycles (type-only imports count).
+// The layers are encoded as the code IS today; the few places that break them are listed in EXCEPTIONS below,
+// each with its reason, for the structural pass (issue 17, phase 2) to remove. Do not add to that list: move
+// the code instead.
+'use strict';
+
+/** Lowest first. A path regex per layer (dependency-cruiser paths are relative to the repo, e.g. src/vault/load.ts). */
+const LAYERS = [
+  ['base', '^src/(util/|version\\.ts$|io\\.ts$)'],
+  ['vault', '^src/(vault|config|catalog)/'],
+  ['similarity', '^src/similarity/'],
+  ['rules', '^src/(rules|cache|proposal)/'],
+  ['pipelines', '^src/(consolidate|guard|review|check\\.ts$)'],
+  ['writer-and-output', '^src/(apply|report|reporters)/'],
+  ['commands', '^src/(commands/|api\\.ts$|main\\.ts$|cli\\.ts$|index\\.ts$)'],
+];
+
+/** Imports that break the layers today: [from file, to file, why; what phase 2 does]. */
+const EXCEPTIONS = [
+  ['src/util/state-dir.ts', 'src/vault/discover.ts', 'isInside() lives in vault/; move it to util/paths (phase 2)'],
+  [
+    'src/util/cache-dir.ts',
+    'src/vault/discover.ts',
+    'uses vault discovery; move the helper it needs to util/ (phase 2)',
+  ],
+  [
+    'src/util/args.ts',
+    'src/vault/resolve.ts',
+    'editDistance() ("did you mean") lives in vault/; move it to util/ (phase 2)',
+  ],
+  [
+    'src/config/parse.ts',
+    'src/rules/index.ts',
+    'config validates rule ids against the registry; pass the ids in, or move the id list down (phase 2)',
+  ],
+  [
+    'src/rules/memory/context-files.ts',
+    'src/consolidate/root.ts',
+    'project-root detection belongs in vault/ (phase 2)',
+  ],
+  [
+    'src/proposal/validate.ts',
+    'src/apply/gate.ts',
+    'withholdRefused() asks "would apply refuse this?"; move it into apply/ (phase 2)',
+  ],
+];
+
+/** Cycles that exist today: each edge of the cycle, [from file, to file]. */
+const CYCLE_EXCEPTIONS = [
+  // util/state-dir -> vault/discover -> util/cache-dir -> util/state-dir: same fix as the first two EXCEPTIONS.
+  ['src/vault/discover.ts', 'src/util/cache-dir.ts'],
+  ['src/util/cache-dir.ts', 'src/util/state-dir.ts'],
+  ['src/util/state-dir.ts', 'src/vault/discover.ts'],
+  // vault/file <-> vault/reused (reused imports file's types): one VaultFile factory in phase 2 removes it.
+  ['src/vault/file.ts', 'src/vault/reused.ts'],
+  ['src/vault/reused.ts', 'src/vault/file.ts'],
+];
+
+const re = (p) => `^${p.replace(/[.]/g, '\\.')}$`;
+const forbidden = [];
+LAYERS.forEach(([name, path], i) => {
+  const higher = LAYERS.slice(i + 1)
+    .map(([, p]) => `(${p})`)
+    .join('|');
+  if (!higher) return;
+  const own = EXCEPTIONS.filter(([from]) => new RegExp(path).test(from));
+  forbidden.push({
+    name: `layer-${name}`,
+    comment: `layer "${name}" imports a higher layer (see ARCHITECTURE.md)`,
+    severity: 'error',
+    from: { path, ...(own.length ? { pathNot: own.map(([f]) => re(f)) } : {}) },
+    to: { path: higher },
+  });
+  for (const [from, to, why] of own) {
+    forbidden.push({
+      name: `layer-${name}`,
+      comment: `layer "${name}" imports a higher layer (known exception for ${to}: ${why})`,
+      severity: 'error',
+      from: { path: re(from) },
+      to: { path: higher, pathNot: re(to) },
+    });
+  }
+});
+
+const cycleFiles = [...new Set(CYCLE_EXCEPTIONS.map(([f]) => f))];
+forbidden.push({
+  name: 'no-circular',
+  comment: 'an import cycle: two modules that need each other belong in one module, or one needs a lower home',
+  severity: 'error',
+  from: { path: '^src/', pathNot: cycleFiles.map(re) },
+  to: { circular: true },
+});
+for (const f of cycleFiles) {
+  forbidden.push({
+    name: 'no-circular',
+    comment: 'an import cycle (known exception for one edge, see CYCLE_EXCEPTIONS)',
+    severity: 'error',
+    from: { path: re(f) },
+    to: { circular: true, pathNot: CYCLE_EXCEPTIONS.filter(([a]) => a === f).map(([, b]) => re(b)) },
+  });
+}
+
+forbidden.push(
+  {
+    name: 'writer-not-producer',
+    comment:
+      'apply/ (the only writer) must not depend on consolidate/ (the producer): the proposal contract lives in proposal/',
+    severity: 'error',
+    from: { path: '^src/apply/' },
+    to: { path: '^src/consolidate/' },
+  },
+  {
+    name: 'output-only-formats',
+    comment: 'report/ and reporters/ only format: no file system, no writer',
+    severity: 'error',
+    from: { path: '^src/(report|reporters)/' },
+    to: { path: '^(node:)?fs(/promises)?$|^src/apply/|^src/util/atomic\\.ts$' },
+  },
+  {
+    name: 'execute-from-commands',
+    comment: 'only apply/ itself and the commands run an apply/undo/recover (apply/execute.ts, apply/journal.ts)',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/(apply|commands)/' },
+    to: { path: '^src/apply/(execute|journal|git)\\.ts$' },
+  },
+  {
+    name: 'no-unresolvable',
+    comment: 'an import that resolves to nothing',
+    severity: 'error',
+    from: {},
+    to: { couldNotResolve: true },
+  },
+);
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * The proposal's contract beyond its schema, in one place for the producer (consolidate), the reviewer (review),
+ * the writer (apply) and guard: how a file is hashed, the vault manifest a proposal is planned against, and how
+ * a Hermes store entry is named (`MEMORY.md#3`).
+ */
+import { sha256Hex } from '../util/digest.js';
+import type { Vault, VaultFile } from '../vault/model.js';
+
+/** A file's bytes never change once loaded: each is hashed once (items name the index many times). */
+const shaOf = new WeakMap<VaultFile, string>();
+
+/** A note ref's `sha256`: the file's bytes hashed, or "absent" for a file that does not exist. */
+export function fileSha(file: VaultFile | undefined): string {
+  if (!file) return 'absent';
+  let sha = shaOf.get(file);
+  if (sha === undefined) { sha = sha256Hex(file.bytes); shaOf.set(file, sha); }
+  return sha;
+}
+
+/** Hash of every file path and content hash: index and catalog rewrites are planned against it. */
+export function manifestOf(vault: Vault): string {
+  const lines = vault.files.map((f) => `${f.path}\t${fileSha(f)}`).sort();
+  return sha256Hex(lines.join('\n'));
+}
+
+/** Entry `entry` (1-based) of the Hermes store `file`: `MEMORY.md#3` (parsed by parseEntryPath in vault/hermes.ts). */
+export function entryRef(file: string, entry: number): string {
+  return `${file}#${entry}`;
+}
+
+/** The key of a note ref: its path, or `path#n` when it names a store entry. */
+export function refKey(ref: { readonly path: string; readonly entry?: number | undefined }): string {
+  return ref.entry ? entryRef(ref.path, ref.entry) : ref.path;
+}
