@@ -13,7 +13,10 @@ const shaOf = new WeakMap<VaultFile, string>();
 export function fileSha(file: VaultFile | undefined): string {
   if (!file) return 'absent';
   let sha = shaOf.get(file);
-  if (sha === undefined) { sha = sha256Hex(file.bytes); shaOf.set(file, sha); }
+  if (sha === undefined) {
+    sha = sha256Hex(file.bytes);
+    shaOf.set(file, sha);
+  }
   return sha;
 }
 
