@@ -1,4 +1,5 @@
 import { differsInDigitsOrNegation, isSimilar, SIMILAR } from '../../similarity/features.js';
+import { THRESHOLDS } from '../../similarity/score.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 export { differsInDigitsOrNegation } from '../../similarity/features.js';
 
@@ -35,12 +36,21 @@ export default defineStage({
       // Keep the note others rely on: most inbound links, then the longest, then the first path.
       const keep = [...notes].sort((x, y) =>
         (ctx.inbound.get(y.path) ?? 0) - (ctx.inbound.get(x.path) ?? 0) || y.text.length - x.text.length || (x.path < y.path ? -1 : 1))[0]!;
-      const set = new Set(members);
-      const pairs = merging.filter((p) => set.has(p.a) && set.has(p.b)).map((p) => ({
+      const k = members[notes.indexOf(keep)]!;
+      // A merge without a written body keeps only the kept note's text, so it retires only notes that are
+      // near-duplicates of the kept one itself (not through a third note: clusters are transitive) and
+      // whose text the kept one holds: near-identical both ways, or the smaller side of a containment.
+      const direct = merging.filter((p) => {
+        const other = p.a === k ? p.b : p.b === k ? p.a : -1;
+        if (other < 0) return false;
+        return p.jaccard >= THRESHOLDS.duplicate || ctx.features[other]!.shingles.length <= ctx.features[k]!.shingles.length;
+      });
+      if (direct.length === 0) continue;
+      const pairs = direct.map((p) => ({
         a: ctx.features[p.a]!.note.path, b: ctx.features[p.b]!.note.path, jaccard: p.jaccard, containment: p.containment,
       }));
       const similarity = Math.max(...pairs.map((p) => Math.max(p.jaccard, p.containment)));
-      const retire = notes.map((n) => n.path).filter((p) => p !== keep.path).sort();
+      const retire = direct.map((p) => ctx.features[p.a === k ? p.b : p.a]!.note.path).sort();
       items.push({
         kind: 'near-duplicate',
         paths: [keep.path, ...retire],
