@@ -116,7 +116,7 @@ describe('contradictions', () => {
   const flaggedPairs = (dir: string): Set<number> => {
     const proposal = consolidateVault(loadVault(dir, { config: DEFAULT_CONFIG }), { now: new Date(0) });
     const out = new Set<number>();
-    for (const item of proposal.items.filter((i) => i.kind === 'contradiction')) {
+    for (const item of [...proposal.items, ...(proposal.info ?? [])].filter((i) => i.kind === 'contradiction')) {
       const ids = item.notes.map((n) => /^pair(\d+)-/.exec(n.path)?.[1]);
       if (ids[0] !== undefined && ids[0] === ids[1]) out.add(Number(ids[0]));
       else throw new Error(`a contradiction across subjects: ${item.notes.map((n) => n.path).join(' vs ')}`);

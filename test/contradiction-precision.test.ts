@@ -23,7 +23,7 @@ describe.skipIf(!hasCorpus)('contradiction items on the corpus', () => {
       const proposal = consolidateVault(vault, { now: new Date(0) });
       notes += Number(proposal.summary?.notes ?? 0);
       const name = `${basename(dirname(dir))}/${basename(dir)}`;
-      for (const item of proposal.items.filter((i) => i.kind === 'contradiction')) {
+      for (const item of [...proposal.items, ...(proposal.info ?? [])].filter((i) => i.kind === 'contradiction')) {
         emitted.push(`${name} ${item.notes.map((n) => n.path).join(' | ')}`);
       }
     }

@@ -31,7 +31,7 @@ function expectAlone(dir: string): void {
 describe('file rules look at one file only', () => {
   it('are the ones expected', () => {
     expect(FILE_RULES.map((r) => r.id).sort()).toEqual([
-      'file/unreadable', 'memory/data-dump', 'memory/session-residue', 'note/frontmatter-invalid', 'note/frontmatter-schema', 'note/missing-rationale',
+      'file/unreadable', 'index/lost-correction', 'memory/data-dump', 'memory/session-residue', 'note/frontmatter-invalid', 'note/frontmatter-schema', 'note/missing-rationale',
       'security/exfiltration', 'security/invisible-unicode', 'security/persistence', 'security/prompt-injection', 'security/secret',
     ]);
   });

@@ -16,7 +16,8 @@ describe('report --html', () => {
     const vault = copyToTemp(DEMO);
     // A note that tries to inject markup into the report.
     writeFileSync(join(vault, 'MEMORY.md'), `${readFileSync(join(vault, 'MEMORY.md'), 'utf8')}- <script>alert(1)</script> [x](x.md)\n`);
-    const dup = join(vault, 'feedback_pnpm-only.md');
+    // Into the note the merge keeps: a retired note must be the smaller side, or the merge would drop its text.
+    const dup = join(vault, 'feedback_use-pnpm.md');
     writeFileSync(dup, `${readFileSync(dup, 'utf8')}\n<img src=x onerror=alert(2)>\n`);
     const out = join(tempDir(), 'report.html');
     const r = runBin(['report', vault, '--html', out]);

@@ -3,7 +3,7 @@
  * OpenAI chat-completions wire formats, and the interactive session driven through a pty (script).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -94,6 +94,16 @@ describe.each([
   });
 });
 
+/**
+ * A copy of the demo vault that proposes its orphans and its index split (both info by default, measured
+ * below 0.8): these tests review every kind of item the demo holds.
+ */
+function demoCopy(): string {
+  const vault = copyToTemp(DEMO);
+  writeFileSync(join(vault, 'memlint.config.json'), '{ "consolidate": { "propose": { "orphan": true, "index-overflow": true } } }\n');
+  return vault;
+}
+
 describe('the command adapter', () => {
   it('gets the item as JSON on stdin and its verdict is validated', async () => {
     const judge = commandJudge({ model: '', timeoutMs: 5000, command: `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);console.log(JSON.stringify({verdict:j.item.notes.length===2?'keep':'merge',reason:'two notes'}))})"` });
@@ -123,7 +133,7 @@ function ptyAsync(args: string[], keys: string, env: Record<string, string> = {}
 
 describe('the interactive session', () => {
   it('refuses without a terminal and under CI, with no override', () => {
-    const p = proposeInto(copyToTemp(DEMO), join(copyToTemp(DEMO), '..', 'p.yaml'));
+    const p = proposeInto(demoCopy(), join(demoCopy(), '..', 'p.yaml'));
     const noTty = runBin(['review', p]);
     expect(noTty.code).toBe(2);
     expect(noTty.stderr).toMatch(/review is interactive/);
@@ -133,7 +143,7 @@ describe('the interactive session', () => {
   });
 
   it('marks approve and reject, keeps comments, resumes at the first pending item', () => {
-    const vault = copyToTemp(DEMO);
+    const vault = demoCopy();
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const first = pty(['review', p], 'a\nr\nq\n');
     expect(first.code).toBe(0);
@@ -151,7 +161,7 @@ describe('the interactive session', () => {
   });
 
   it('edits the merged body of a merge in $EDITOR and saves it into the proposal', () => {
-    const vault = copyToTemp(DEMO);
+    const vault = demoCopy();
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const items = parseProposal(readFileSync(p, 'utf8'), p).items;
     const dupAt = items.findIndex((i) => i.kind === 'near-duplicate');
@@ -164,7 +174,7 @@ describe('the interactive session', () => {
   });
 
   it('shows the model\'s verdict and records it, but only the person decides', async () => {
-    const vault = copyToTemp(DEMO);
+    const vault = demoCopy();
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const r = await ptyAsync(['review', p, '--judge', 'openai', '--base-url', `${base}/v1`, '--model', 'fake'], 's\nq\n', { OPENAI_API_KEY: 'test' });
     expect(r.out).toMatch(/model \(openai-compatible fake\): merge — the two notes state one rule/);
@@ -176,7 +186,7 @@ describe('the interactive session', () => {
 
 describe('the session is readable on a real vault', () => {
   it('single keys (no Enter), only the lines in question, evidence as fields, honest counts', () => {
-    const vault = copyToTemp(DEMO);
+    const vault = demoCopy();
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const items = parseProposal(readFileSync(p, 'utf8'), p).items;
     expect(items[0]!.kind).toBe('index-overflow');
@@ -202,7 +212,7 @@ describe('the session is readable on a real vault', () => {
   });
 
   it('v shows the whole notes in $PAGER', () => {
-    const vault = copyToTemp(DEMO);
+    const vault = demoCopy();
     const p = proposeInto(vault, join(vault, '..', 'p.yaml'));
     const r = pty(['review', p], 'vq', { PAGER: 'cat' });
     expect(r.out).toMatch(/=== MEMORY\.md ===/);

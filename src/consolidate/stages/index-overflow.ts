@@ -202,11 +202,11 @@ export function measure(vault: Vault, index: VaultFile, lines: readonly string[]
   const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
   const full = `${index.bom ? '\uFEFF' : ''}${text}`;
   // Text that UTF-8 round-trips unchanged (no lone surrogate, no NUL, no BOM of its own) decodes to
-  // itself: the encode/decode pair is skipped, the byte count is exact. Anything else takes the long way.
+  // itself: the encode/decode pair is skipped. Anything else takes the long way.
   const plain = !text.startsWith('\uFEFF') && !text.includes('\0') && !LONE_SURROGATE.test(text);
-  const size = plain ? Buffer.byteLength(full, 'utf8') : encoder.encode(full).length;
-  // parseMarkdown reads no text from a file over the size limit.
-  const decoded = size > vault.config.maxFileBytes ? '' : plain ? text : decodeBytes(encoder.encode(full)).text;
+  // parseMarkdown keeps the text of a file over the size limit too (for the security rules), and the
+  // index budget is measured on it: the same text here.
+  const decoded = plain ? text : decodeBytes(encoder.encode(full)).text;
   const cut = harnessCut(decoded, vault.config.index);
   return { lines: cut.lines, bytes: cut.size, maxLines: vault.config.index.maxLines, maxBytes: vault.config.index.maxBytes };
 }
