@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluatePair, loadPairs, metrics, table, value } from './eval/evaluate.js';
-import { tempDir } from './helpers/run.js';
+import { loadPairs } from './eval/evaluate.js';
+import { expectNoRegression } from './eval/floors.js';
 
 const FLOORS = { contradictionRecall: 5 / 40, consistentFlaggedMax: 1 / 40, nearDuplicateGuarded: 1.0 };
 
@@ -15,12 +15,6 @@ describe('held-out pair set D (never tuned on)', () => {
   it('contradiction recall, false alarms, near-duplicates through guard: no regression', () => {
     const pairs = loadPairs(join(process.cwd(), 'test', 'data', 'eval-holdout'));
     expect(pairs.length).toBe(104);
-    const scratch = tempDir();
-    const out = pairs.map((p) => evaluatePair(p, scratch));
-    console.log(table(out));
-    const m = metrics(out);
-    expect(value(m.contradictionRecall)).toBeGreaterThanOrEqual(FLOORS.contradictionRecall);
-    expect(value(m.consistentFlagged)).toBeLessThanOrEqual(FLOORS.consistentFlaggedMax);
-    expect(value(m.nearDuplicateGuarded)).toBeGreaterThanOrEqual(FLOORS.nearDuplicateGuarded);
+    expectNoRegression(pairs, FLOORS);
   }, 120_000);
 });

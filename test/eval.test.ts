@@ -4,8 +4,8 @@
  * any of them worse fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluatePair, loadPairs, metrics, readSplit, splitOnce, table, value } from './eval/evaluate.js';
-import { tempDir } from './helpers/run.js';
+import { loadPairs, readSplit, splitOnce } from './eval/evaluate.js';
+import { expectNoRegression } from './eval/floors.js';
 
 /**
  * Reported in BENCHMARKS.md (test half, 117 pairs), measured with the claims engine (s12):
@@ -22,12 +22,6 @@ describe('evaluation set (test half)', () => {
     expect(splitOnce(pairs)).toEqual(split);
   });
   it('contradiction recall, false alarms, near-duplicates through guard, paraphrases: no regression', () => {
-    const scratch = tempDir();
-    const out = pairs.filter((p) => split[p.id] === 'test').map((p) => evaluatePair(p, scratch));
-    console.log(table(out));
-    const m = metrics(out);
-    expect(value(m.contradictionRecall)).toBeGreaterThanOrEqual(FLOORS.contradictionRecall);
-    expect(value(m.consistentFlagged)).toBeLessThanOrEqual(FLOORS.consistentFlaggedMax);
-    expect(value(m.nearDuplicateGuarded)).toBeGreaterThanOrEqual(FLOORS.nearDuplicateGuarded);
+    expectNoRegression(pairs.filter((p) => split[p.id] === 'test'), FLOORS);
   }, 120_000);
 });
