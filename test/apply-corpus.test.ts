@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factText } from '../src/apply/gate.js';
@@ -37,6 +37,10 @@ describe.skipIf(!hasCorpus)('real vaults: consolidate, approve every item, execu
   it.each(vaults)('%s: no item refused, no new error, no index text lost; undo is byte-identical', (_n, src) => {
     const vault = copyToTemp(src);
     const pristine = copyToTemp(src, 'pristine');
+    // Index splits and orphan lines are info by default (measured below 0.8): a person may still opt in, and
+    // approving everything must stay safe then too, so this vault proposes them.
+    const config = join(vault, 'memlint.config.json');
+    if (!existsSync(config)) writeFileSync(config, '{ "consolidate": { "propose": { "index-overflow": true, "orphan": true } } }\n');
     const before = snapshotTree(vault, { mtime: 'ms' });
     const errorsBefore = errors(vault);
     const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));
