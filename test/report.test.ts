@@ -29,6 +29,18 @@ describe('report --html', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;'); // the duplicate's body in the diff
   });
 
+  it("labels the index's size gauge in the unit it is measured in (UTF-16 units by default, bytes with index.measure: utf8)", () => {
+    const vault = copyToTemp(DEMO);
+    const out = join(tempDir(), 'report.html');
+    expect(runBin(['report', vault, '--html', out]).code).toBe(0);
+    const utf16 = readFileSync(out, 'utf8');
+    expect(utf16).toMatch(/aria-label="size: [\d,]+ of 25000 UTF-16 units"/);
+    expect(utf16).not.toMatch(/aria-label="bytes:/);
+    writeFileSync(join(vault, '.memlintrc.json'), JSON.stringify({ index: { measure: 'utf8' } }));
+    expect(runBin(['report', vault, '--html', out]).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/aria-label="size: [\d,]+ of 25000 bytes"/);
+  });
+
   it.skipIf(missing(existsSync(CHROMIUM), `Chromium (${CHROMIUM}; .ci/run installs Debian's)`))('renders in headless Chromium without console errors: gauge, diff, graph; screenshot saved', async () => {
     const vault = copyToTemp(DEMO);
     const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));

@@ -7,6 +7,7 @@ import { diffLines } from 'diff';
 import { maskSecrets } from '../rules/security/secret.js';
 import type { CheckResult } from '../check.js';
 import type { InfoItem, Proposal, ProposalItem } from '../proposal/schema.js';
+import { unitName } from '../rules/index/over-budget.js';
 import { notesUnderRules, reachability } from '../rules/shared.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
@@ -44,7 +45,7 @@ function indexSection(vault: Vault): string {
   const lost = info.lostEntries.length
     ? `<p><strong>${info.lostEntries.length} entries past the cut are never loaded:</strong></p><table id="lost">${info.lostEntries.map((e) => `<tr><td>line ${e.line}</td><td>${esc(e.text)}</td><td><code>${esc(e.target ?? '—')}</code></td></tr>`).join('')}</table>`
     : '<p>Every index entry is loaded.</p>';
-  return `<div id="gauge">${gauge('lines', info.lines, info.maxLines, vault.config.index.headroom, 'lines')}${gauge('bytes', info.bytes, info.maxBytes, vault.config.index.headroom, 'bytes')}</div><p class="muted">The harness loads ${info.loadedLines} of ${info.lines} lines.</p>${lost}`;
+  return `<div id="gauge">${gauge('lines', info.lines, info.maxLines, vault.config.index.headroom, 'lines')}${gauge('size', info.bytes, info.maxBytes, vault.config.index.headroom, unitName(info.measure))}</div><p class="muted">The harness loads ${info.loadedLines} of ${info.lines} lines.</p>${lost}`;
 }
 
 function bodyOf(vault: Vault, path: string): string {
