@@ -8,9 +8,9 @@
 /** Lowest first. A path regex per layer (dependency-cruiser paths are relative to the repo, e.g. src/vault/load.ts). */
 const LAYERS = [
   ['base', '^src/(util/|version\\.ts$|io\\.ts$)'],
-  ['vault', '^src/(vault|config|catalog)/'],
+  ['vault', '^src/(vault|config)/'],
   ['similarity', '^src/similarity/'],
-  ['rules', '^src/(rules|cache|proposal)/'],
+  ['rules', '^src/(rules|cache|proposal|catalog)/'],
   ['pipelines', '^src/(consolidate|guard|review|check\\.ts$)'],
   ['writer-and-output', '^src/(apply|report|reporters)/'],
   ['commands', '^src/(commands/|api\\.ts$|main\\.ts$|cli\\.ts$|index\\.ts$)'],

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkVault } from '../src/check.js';
@@ -17,6 +17,20 @@ describe('catalog', () => {
     expect(runBin(['catalog', dir, '--check']).code).toBe(0);
     expect(runBin(['catalog', dir, '--write']).stdout).toMatch(/already up to date/);
     expect(readFileSync(join(dir, 'CATALOG.md'), 'utf8')).toBe(written);
+  });
+
+  it('does not copy a credential from a note description into CATALOG.md: the line shows it masked', async () => {
+    const dir = copyToTemp(join('fixtures', 'note', 'orphan', 'unlinked-note', 'vault'));
+    const token = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    writeFileSync(join(dir, 'c.md'), `---\nname: c\ndescription: deploy token ${token}\ntype: reference\n---\nSee the description.\n`);
+    expect(runBin(['catalog', dir, '--write']).code).toBe(0);
+    const written = readFileSync(join(dir, 'CATALOG.md'), 'utf8');
+    expect(written).toMatch(/- \[c\]\(c\.md\) — deploy token ghp_… \(40 characters\)$/m);
+    expect(written).not.toContain(token.slice(8, 20));
+    const after = await checkVault(dir);
+    // The note itself is still reported; the catalog adds no second copy and is not stale.
+    expect(after.findings.filter((f) => f.file === 'CATALOG.md').map((f) => f.ruleId)).toEqual([]);
+    expect(after.findings.some((f) => f.file === 'c.md' && f.ruleId.startsWith('security/'))).toBe(true);
   });
 
   it('groups by type, configured types first, untyped last, sorted by path', () => {
