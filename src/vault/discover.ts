@@ -10,6 +10,7 @@ import { readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from '
 import { sep } from 'node:path';
 import { settledBefore, trustedBefore } from '../util/cache-dir.js';
 import { checkFault } from '../util/fault.js';
+import { isInside } from '../util/paths.js';
 import type { SkippedEntry } from './model.js';
 
 export interface DiscoveredFile {
@@ -25,10 +26,6 @@ export interface Discovery {
   readonly markdown: DiscoveredFile[];
   readonly other: string[];
   readonly skipped: SkippedEntry[];
-}
-
-export function isInside(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 type EntryKind = 'f' | 'd' | 'l' | 'o';
