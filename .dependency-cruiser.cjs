@@ -34,11 +34,6 @@ const EXCEPTIONS = [
     'config validates rule ids against the registry; pass the ids in, or move the id list down (phase 2)',
   ],
   [
-    'src/rules/memory/context-files.ts',
-    'src/consolidate/root.ts',
-    'project-root detection belongs in vault/ (phase 2)',
-  ],
-  [
     'src/proposal/validate.ts',
     'src/apply/gate.ts',
     'withholdRefused() asks "would apply refuse this?"; move it into apply/ (phase 2)',

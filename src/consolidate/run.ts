@@ -8,7 +8,7 @@ import { gitHistory, provenance } from '../vault/history.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
 import { noteFeatures, similarPairs } from '../similarity/features.js';
-import { chooseRoot } from './root.js';
+import { chooseRoot } from '../vault/root.js';
 import type { ItemDraft, Stage, StageContext } from './stage.js';
 import { HERMES_STAGES, STAGES } from './stages/index.js';
 import { entryNotes } from './entries.js';
