@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { consolidateVault } from '../consolidate/run.js';
 import type { IO } from '../io.js';
-import { withholdRefused } from '../proposal/validate.js';
+import { withholdRefused } from '../apply/withhold.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';

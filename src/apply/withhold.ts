@@ -3,9 +3,9 @@
  * item were approved, with the post-state gate, and an item apply would refuse is withheld (listed in
  * the summary with why) rather than handed to a person who would approve it in vain.
  */
-import { gatedPlan } from '../apply/gate.js';
+import { gatedPlan } from './gate.js';
 import type { Vault } from '../vault/model.js';
-import type { Proposal } from './schema.js';
+import type { Proposal } from '../proposal/schema.js';
 
 export function withholdRefused(proposal: Proposal, vault: Vault): Proposal {
   let current = proposal;
