@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkVault, toJsonReport, type CheckOptions } from './check.js';
-import { loadConfig } from './config/load.js';
+import { loadConfig as loadConfigWith, type LoadedConfig } from './config/load.js';
+import { parseConfig as parseConfigWith } from './config/parse.js';
+import { RULE_IDS } from './rules/index.js';
+import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import type { Finding } from './rules/types.js';
 import type { Proposal } from './proposal/schema.js';
@@ -17,6 +20,16 @@ import { loadVault } from './vault/load.js';
 import type { IndexEntry, VaultKind } from './vault/model.js';
 import type { GuardMatch } from './guard/run.js';
 import type { IndexGuard } from './guard/index-target.js';
+
+/** The library's config loader: `--config FILE`, else the vault's config file, rule ids checked against the registry. */
+export function loadConfig(vaultDir: string, explicit?: string): Promise<LoadedConfig> {
+  return loadConfigWith(vaultDir, explicit, knownRuleIds);
+}
+
+/** The library's config validator (rule ids checked against the registry). */
+export function parseConfig(raw: unknown, source: string): Config {
+  return parseConfigWith(raw, source, RULE_IDS);
+}
 
 export interface CheckReport {
   readonly tool: 'memlint';
@@ -47,7 +60,7 @@ export async function check(vault: string, options: LibraryOptions & Pick<CheckO
 }
 
 async function configFor(dir: string, options: LibraryOptions): Promise<Config> {
-  return options.config ?? (await loadConfig(dir, options.configFile)).config;
+  return options.config ?? (await loadConfigWith(dir, options.configFile, knownRuleIds)).config;
 }
 
 /** `memlint consolidate VAULT --format json`: the proposal, not written anywhere. */

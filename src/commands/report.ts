@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkLoadedVault } from '../check.js';
 import { loadConfig } from '../config/load.js';
+import { knownRuleIds } from '../rules/ids.js';
 import { consolidateVault } from '../consolidate/run.js';
 import type { IO } from '../io.js';
 import { parseProposal } from '../proposal/yaml.js';
@@ -18,7 +19,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   const isDir = (() => { try { return statSync(input).isDirectory(); } catch { return false; } })();
   const proposal = isDir ? null : parseProposal(readFileSync(input, 'utf8'), input);
   const root = proposal ? proposal.vault : input;
-  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const vault = loadVault(root, { config });
   const result = checkLoadedVault(vault);
   const shown = proposal ?? consolidateVault(vault, { ...(values.root ? { root: resolve(io.cwd, values.root) } : {}), path: io.env.PATH ?? '' });
