@@ -22,7 +22,7 @@ import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
-import { parseEntryPath } from '../vault/hermes.js';
+import { parseEntryPath } from '../proposal/refs.js';
 import { mark } from '../util/timing.js';
 import { guardIndexText, guardNoteIndexLine, guardStoreAdd, guardStoreText, type IndexGuard } from './index-target.js';
 
