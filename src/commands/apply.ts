@@ -3,7 +3,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { executeChanges, listRuns, newRunId } from '../apply/execute.js';
 import { Lock, RunStore } from '../apply/journal.js';
 import { describeGate, gatedPlan } from '../apply/gate.js';
-import { formatPlan } from '../apply/report.js';
+import { formatPlan } from '../apply/format-plan.js';
 import { loadConfig } from '../config/load.js';
 import { knownRuleIds } from '../rules/ids.js';
 import { manifestOf } from '../proposal/refs.js';
