@@ -12,7 +12,7 @@ const LAYERS = [
   ['similarity', '^src/similarity/'],
   ['rules', '^src/(rules|cache|proposal)/'],
   ['pipelines', '^src/(consolidate|guard|review|check\\.ts$)'],
-  ['writer-and-output', '^src/(apply|report|reporters)/'],
+  ['writer-and-output', '^src/(apply|html-report|reporters)/'],
   ['commands', '^src/(commands/|api\\.ts$|main\\.ts$|cli\\.ts$|index\\.ts$)'],
 ];
 
@@ -87,9 +87,9 @@ forbidden.push(
   },
   {
     name: 'output-only-formats',
-    comment: 'report/ and reporters/ only format: no file system, no writer',
+    comment: 'html-report/ and reporters/ only format: no file system, no writer',
     severity: 'error',
-    from: { path: '^src/(report|reporters)/' },
+    from: { path: '^src/(html-report|reporters)/' },
     to: { path: '^(node:)?fs(/promises)?$|^src/apply/|^src/util/atomic\\.ts$' },
   },
   {

@@ -6,7 +6,7 @@ import { knownRuleIds } from '../rules/ids.js';
 import { consolidateVault } from '../consolidate/run.js';
 import type { IO } from '../io.js';
 import { parseProposal } from '../proposal/yaml.js';
-import { renderReport } from '../report/html.js';
+import { renderReport } from '../html-report/html.js';
 import { parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { UsageError } from '../util/errors.js';
