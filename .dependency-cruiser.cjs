@@ -12,7 +12,7 @@ const LAYERS = [
   ['similarity', '^src/similarity/'],
   ['rules', '^src/(rules|cache|proposal)/'],
   ['pipelines', '^src/(consolidate|guard|review|check\\.ts$)'],
-  ['writer-and-output', '^src/(apply|html-report|reporters)/'],
+  ['writer-and-output', '^src/(apply|html-report|check-formats)/'],
   ['commands', '^src/(commands/|api\\.ts$|main\\.ts$|cli\\.ts$|index\\.ts$)'],
 ];
 
@@ -87,9 +87,9 @@ forbidden.push(
   },
   {
     name: 'output-only-formats',
-    comment: 'html-report/ and reporters/ only format: no file system, no writer',
+    comment: 'html-report/ and check-formats/ only format: no file system, no writer',
     severity: 'error',
-    from: { path: '^src/(html-report|reporters)/' },
+    from: { path: '^src/(html-report|check-formats)/' },
     to: { path: '^(node:)?fs(/promises)?$|^src/apply/|^src/util/atomic\\.ts$' },
   },
   {
