@@ -18,7 +18,7 @@ import { ProposalError } from './util/errors.js';
 import { sha256Hex } from './util/digest.js';
 import { loadVault } from './vault/load.js';
 import type { IndexEntry, VaultKind } from './vault/model.js';
-import type { GuardMatch } from './guard/run.js';
+import type { GuardMatch } from './guard/guard.js';
 import type { IndexGuard } from './guard/index-target.js';
 
 /** The library's config loader: `--config FILE`, else the vault's config file, rule ids checked against the registry. */
@@ -66,7 +66,7 @@ async function configFor(dir: string, options: LibraryOptions): Promise<Config> 
 /** `memlint consolidate VAULT --format json`: the proposal, not written anywhere. */
 export async function consolidate(vault: string, options: LibraryOptions & { readonly root?: string; readonly now?: Date } = {}): Promise<Proposal> {
   const dir = resolve(vault);
-  const { consolidateVault } = await import('./consolidate/run.js');
+  const { consolidateVault } = await import('./consolidate/consolidate.js');
   const vaultModel = loadVault(dir, { config: await configFor(dir, options), ...(options.kind ? { kind: options.kind } : {}) });
   return consolidateVault(vaultModel, { ...(options.root ? { root: resolve(options.root) } : {}), ...(options.now ? { now: options.now } : {}) });
 }
@@ -124,7 +124,7 @@ export interface GuardReport {
 /** `memlint guard VAULT --format json` for a draft note: would writing it duplicate or contradict a note? */
 export async function guard(vault: string, draft: string, options: Omit<LibraryOptions, 'kind'> & { readonly path?: string; readonly cache?: 'read-write' | 'read-only' | 'off' } = {}): Promise<GuardReport> {
   const dir = resolve(vault);
-  const { guardDraft } = await import('./guard/run.js');
+  const { guardDraft } = await import('./guard/guard.js');
   const r = guardDraft(dir, await configFor(dir, options), draft, { ...(options.path ? { targetPath: options.path.split('\\').join('/') } : {}), ...(options.cache ? { cache: options.cache } : {}) });
   return { verdict: r.verdict, matches: r.matches, problems: r.problems, reasons: r.reasons, ...(r.index ? { index: r.index } : {}) };
 }

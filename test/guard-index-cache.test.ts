@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { knownRuleIds } from '../src/rules/ids.js';
-import { guardDraft } from '../src/guard/run.js';
+import { guardDraft } from '../src/guard/guard.js';
 import { reachability } from '../src/rules/shared.js';
 import { loadVault } from '../src/vault/load.js';
 import { readCache } from '../src/guard/cache.js';

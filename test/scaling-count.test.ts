@@ -10,7 +10,7 @@ import { closestBruteForce } from '../src/vault/resolve.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { loadConfig } from '../src/config/load.js';
 import { knownRuleIds } from '../src/rules/ids.js';
-import { consolidateVault } from '../src/consolidate/run.js';
+import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { STAGES } from '../src/consolidate/stages/index.js';
 import { loadVault } from '../src/vault/load.js';
 // @ts-expect-error: a plain .mjs script without types

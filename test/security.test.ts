@@ -106,7 +106,7 @@ describe('Hermes parity: its own threat-scan test inputs (test/data/hermes-threa
   });
 
   it('guard refuses (error) or returns a security warning (asked under the verdict policy) for every input Hermes blocks', async () => {
-    const { guardDraft } = await import('../src/guard/run.js');
+    const { guardDraft } = await import('../src/guard/guard.js');
     const root = hermesStore();
     const missed: string[] = [];
     let refused = 0;
@@ -122,7 +122,7 @@ describe('Hermes parity: its own threat-scan test inputs (test/data/hermes-threa
   it(`every input Hermes allows is clean in check and guard (${HERMES_ALLOWED.length} inputs)`, async () => {
     const r = await checkVault(vaultOf(HERMES_ALLOWED.map((c) => c.text)), { config: DEFAULT_CONFIG });
     expect(r.findings.filter((f) => f.ruleId.startsWith('security/')).map((f) => `${f.file}: ${f.message}`)).toEqual([]);
-    const { guardDraft } = await import('../src/guard/run.js');
+    const { guardDraft } = await import('../src/guard/guard.js');
     const root = hermesStore();
     const flagged = HERMES_ALLOWED.filter((c) => guardDraft(root, DEFAULT_CONFIG, c.text).problems.length > 0).map((c) => c.text);
     expect(flagged).toEqual([]);

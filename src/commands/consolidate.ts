@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { knownRuleIds } from '../rules/ids.js';
-import { consolidateVault } from '../consolidate/run.js';
+import { consolidateVault } from '../consolidate/consolidate.js';
 import type { IO } from '../io.js';
 import { withholdRefused } from '../apply/withhold.js';
 import { proposalToYaml } from '../proposal/yaml.js';

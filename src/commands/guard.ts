@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { knownRuleIds } from '../rules/ids.js';
-import { guardDraft, type GuardResult } from '../guard/run.js';
+import { guardDraft, type GuardResult } from '../guard/guard.js';
 import { GuardTimeout, HOOK_TIMEOUT_MS } from '../guard/deadline.js';
 import type { IO } from '../io.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { checkVault, toJsonReport } from '../check.js';
 import { loadConfig } from '../config/load.js';
 import { knownRuleIds } from '../rules/ids.js';
-import { guardDraft } from '../guard/run.js';
+import { guardDraft } from '../guard/guard.js';
 import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
 import { findMemoryFolders } from '../vault/locations.js';

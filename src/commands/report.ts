@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { checkLoadedVault } from '../check.js';
 import { loadConfig } from '../config/load.js';
 import { knownRuleIds } from '../rules/ids.js';
-import { consolidateVault } from '../consolidate/run.js';
+import { consolidateVault } from '../consolidate/consolidate.js';
 import type { IO } from '../io.js';
 import { parseProposal } from '../proposal/yaml.js';
 import { renderReport } from '../html-report/html.js';

@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { guardDraft } from '../../src/guard/run.js';
+import { guardDraft } from '../../src/guard/guard.js';
 import { noteClauses, noteConflicts } from '../../src/similarity/conflict.js';
 import { hash32 } from '../../src/similarity/minhash.js';
 import { similarity, THRESHOLDS } from '../../src/similarity/score.js';
