@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { knownRuleIds } from '../src/rules/ids.js';
 import { guardDraft } from '../src/guard/guard.js';
-import { reachability } from '../src/rules/shared.js';
+import { reachability } from '../src/rules/reachability.js';
 import { loadVault } from '../src/vault/load.js';
 import { readCache } from '../src/guard/cache.js';
 import { GuardTimeout } from '../src/guard/deadline.js';

@@ -11,7 +11,7 @@ import { rewriteStore } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
-import { vaultFromText } from '../vault/memory.js';
+import { vaultFromText } from '../vault/from-text.js';
 import { newSecurityFinding } from './scan-written.js';
 import { maskSecrets, unmaskSecrets } from '../rules/security/secret.js';
 

@@ -1,6 +1,6 @@
 /** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
 import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
-import { notesUnderRules } from '../rules/shared.js';
+import { notesUnderRules } from '../rules/reachability.js';
 import type { InfoItem, Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
 import { fileSha, manifestOf, parseEntryPath } from '../proposal/refs.js';
 import { infoReason, isProposed } from './policy.js';

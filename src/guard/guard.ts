@@ -12,7 +12,7 @@ import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { vaultFromText } from '../vault/memory.js';
+import { vaultFromText } from '../vault/from-text.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';

@@ -7,7 +7,7 @@ import { diffLines } from 'diff';
 import { maskSecrets } from '../rules/security/secret.js';
 import type { CheckResult } from '../check.js';
 import type { InfoItem, Proposal, ProposalItem } from '../proposal/schema.js';
-import { notesUnderRules, reachability } from '../rules/shared.js';
+import { notesUnderRules, reachability } from '../rules/reachability.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
 import { esc, gauge, linkGraph } from './svg.js';

@@ -5,7 +5,7 @@
  * the sections the agent needs least move first. The cut is measured by the index-budget code.
  */
 import type { Action } from '../../proposal/schema.js';
-import { notesUnderRules } from '../../rules/shared.js';
+import { notesUnderRules } from '../../rules/reachability.js';
 import { harnessCut, measureText } from '../../vault/index-file.js';
 import { decodeBytes } from '../../vault/decode.js';
 import { maskSecrets } from '../../rules/security/secret.js';

@@ -5,7 +5,7 @@
  */
 import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
-import { isReadable } from '../shared.js';
+import { isReadable } from '../reachability.js';
 import { normalizeForMatching, rawOffset } from './normalize.js';
 
 export interface Pattern {
