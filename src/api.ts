@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkVault, toJsonReport, type CheckOptions } from './check.js';
-import { loadConfig } from './config/load.js';
+import { loadConfig as loadConfigWith, type LoadedConfig } from './config/load.js';
+import { parseConfig as parseConfigWith } from './config/parse.js';
+import { RULE_IDS } from './rules/index.js';
+import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import type { Finding } from './rules/types.js';
 import type { Proposal } from './proposal/schema.js';
@@ -15,8 +18,18 @@ import { ProposalError } from './util/errors.js';
 import { sha256Hex } from './util/digest.js';
 import { loadVault } from './vault/load.js';
 import type { IndexEntry, VaultKind } from './vault/model.js';
-import type { GuardMatch } from './guard/run.js';
+import type { GuardMatch } from './guard/guard.js';
 import type { IndexGuard } from './guard/index-target.js';
+
+/** The library's config loader: `--config FILE`, else the vault's config file, rule ids checked against the registry. */
+export function loadConfig(vaultDir: string, explicit?: string): Promise<LoadedConfig> {
+  return loadConfigWith(vaultDir, explicit, knownRuleIds);
+}
+
+/** The library's config validator (rule ids checked against the registry). */
+export function parseConfig(raw: unknown, source: string): Config {
+  return parseConfigWith(raw, source, RULE_IDS);
+}
 
 export interface CheckReport {
   readonly tool: 'memlint';
@@ -47,13 +60,13 @@ export async function check(vault: string, options: LibraryOptions & Pick<CheckO
 }
 
 async function configFor(dir: string, options: LibraryOptions): Promise<Config> {
-  return options.config ?? (await loadConfig(dir, options.configFile)).config;
+  return options.config ?? (await loadConfigWith(dir, options.configFile, knownRuleIds)).config;
 }
 
 /** `memlint consolidate VAULT --format json`: the proposal, not written anywhere. */
 export async function consolidate(vault: string, options: LibraryOptions & { readonly root?: string; readonly now?: Date } = {}): Promise<Proposal> {
   const dir = resolve(vault);
-  const { consolidateVault } = await import('./consolidate/run.js');
+  const { consolidateVault } = await import('./consolidate/consolidate.js');
   const vaultModel = loadVault(dir, { config: await configFor(dir, options), ...(options.kind ? { kind: options.kind } : {}) });
   return consolidateVault(vaultModel, { ...(options.root ? { root: resolve(options.root) } : {}), ...(options.now ? { now: options.now } : {}) });
 }
@@ -111,7 +124,7 @@ export interface GuardReport {
 /** `memlint guard VAULT --format json` for a draft note: would writing it duplicate or contradict a note? */
 export async function guard(vault: string, draft: string, options: Omit<LibraryOptions, 'kind'> & { readonly path?: string; readonly cache?: 'read-write' | 'read-only' | 'off' } = {}): Promise<GuardReport> {
   const dir = resolve(vault);
-  const { guardDraft } = await import('./guard/run.js');
+  const { guardDraft } = await import('./guard/guard.js');
   const r = guardDraft(dir, await configFor(dir, options), draft, { ...(options.path ? { targetPath: options.path.split('\\').join('/') } : {}), ...(options.cache ? { cache: options.cache } : {}) });
   return { verdict: r.verdict, matches: r.matches, problems: r.problems, reasons: r.reasons, ...(r.index ? { index: r.index } : {}) };
 }

@@ -1,5 +1,6 @@
 /** `check` as a library call: load the vault, run the rules, summarize. */
 import { loadConfig } from './config/load.js';
+import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
@@ -70,7 +71,7 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const selected = selectRules(options.config ?? (await loadConfig(dir, options.configFile)).config, options.rules);
+  const selected = selectRules(options.config ?? (await loadConfig(dir, options.configFile, knownRuleIds)).config, options.rules);
   const config = options.root ? { ...selected, root: resolve(options.root) } : selected;
   if (options.staged) {
     const { loadStagedVault } = await import('./vault/staged.js');

@@ -1,12 +1,11 @@
 /** memlint as a library: everything the CLI does is reachable from here without it. */
 export { check, consolidate, planApply, guard, type CheckReport, type ApplyPlan, type PlannedChange, type GuardReport, type LibraryOptions } from './api.js';
 export type { Proposal } from './proposal/schema.js';
-export type { GuardMatch } from './guard/run.js';
+export type { GuardMatch } from './guard/guard.js';
 export { checkVault, checkLoadedVault, toJsonReport, type CheckResult, type CheckOptions, type Summary } from './check.js';
 export { loadVault, type LoadOptions } from './vault/load.js';
 export type * from './vault/model.js';
-export { loadConfig } from './config/load.js';
-export { parseConfig } from './config/parse.js';
+export { loadConfig, parseConfig } from './api.js';
 export { DEFAULT_CONFIG } from './config/defaults.js';
 export { configSchema, defaultConfig, type Config, type Severity } from './config/schema.js';
 export { runRules } from './rules/engine.js';

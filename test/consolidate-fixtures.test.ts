@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { consolidateVault } from '../src/consolidate/run.js';
+import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { STAGES } from '../src/consolidate/stages/index.js';
 import { proposalSchema, type ItemKind } from '../src/proposal/schema.js';
 import { loadVault } from '../src/vault/load.js';

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { consolidateVault } from '../src/consolidate/run.js';
+import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { loadVault } from '../src/vault/load.js';
 // @ts-expect-error: plain JS helper shared with the benchmark
 import { generateVault, rng } from '../scripts/bench/generate.mjs';

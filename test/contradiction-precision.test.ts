@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { consolidateVault } from '../src/consolidate/run.js';
+import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { loadVault } from '../src/vault/load.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { discover, type FolderListing } from '../src/vault/discover.js';
 import { FOLDERS_FILE, readFolderListings, writeFolderListings } from '../src/guard/folders.js';
-import { guardDraft } from '../src/guard/run.js';
+import { guardDraft } from '../src/guard/guard.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { tempDir } from './helpers/run.js';
 import { propertyRuns } from './helpers/ci.js';

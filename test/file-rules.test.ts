@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { runRules } from '../src/rules/engine.js';
 import { RULES } from '../src/rules/index.js';
 import { loadVault } from '../src/vault/load.js';
-import { vaultFromText } from '../src/vault/memory.js';
+import { vaultFromText } from '../src/vault/from-text.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 
 const FILE_RULES = RULES.filter((r) => r.checkFile !== undefined);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkVault } from '../src/check.js';
 import { parseConfig } from '../src/config/parse.js';
+import { RULE_IDS } from '../src/rules/index.js';
 import { compareFindings } from '../src/rules/engine.js';
 import { fixtureCases } from './helpers/fixtures.js';
 
@@ -17,7 +18,7 @@ describe('rule fixtures', () => {
   it('has fixture cases', () => expect(cases.length).toBeGreaterThan(30));
 
   it.each(cases.map((c) => [`${c.ruleId} › ${c.name}`, c] as const))('%s', async (_label, c) => {
-    const config = parseConfig(c.config, `${c.dir}/config.json`);
+    const config = parseConfig(c.config, `${c.dir}/config.json`, RULE_IDS);
     const result = await checkVault(c.vault, { config });
     expect(result.crashed).toBe(false);
     const sorted = [...result.findings].sort(compareFindings);

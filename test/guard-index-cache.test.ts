@@ -8,8 +8,9 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { guardDraft } from '../src/guard/run.js';
-import { reachability } from '../src/rules/shared.js';
+import { knownRuleIds } from '../src/rules/ids.js';
+import { guardDraft } from '../src/guard/guard.js';
+import { reachability } from '../src/rules/reachability.js';
 import { loadVault } from '../src/vault/load.js';
 import { readCache } from '../src/guard/cache.js';
 import { GuardTimeout } from '../src/guard/deadline.js';
@@ -28,13 +29,13 @@ function vault(n = 12): string {
 }
 
 async function guardIndex(dir: string, text: string) {
-  const { config } = await loadConfig(dir);
+  const { config } = await loadConfig(dir, undefined, knownRuleIds);
   return guardDraft(dir, config, text, { targetPath: config.index.file });
 }
 
 /** What a vault load says the write makes unreachable: notes linked before and not after. */
 async function expected(dir: string, text: string): Promise<string[]> {
-  const { config } = await loadConfig(dir);
+  const { config } = await loadConfig(dir, undefined, knownRuleIds);
   const before = reachability(loadVault(dir, { config, kind: 'claude' })).linked;
   const copy = tempDir();
   // Same notes, the index as it would be: a second vault (links resolve the same way).
@@ -138,7 +139,7 @@ describe('index writes: the cached answer is the vault load\'s on real vaults', 
   for (const name of names) {
     it(`${name}: removing index lines names the notes a vault load names`, async () => {
       const src = join(corpus, name);
-      const { config } = await loadConfig(src);
+      const { config } = await loadConfig(src, undefined, knownRuleIds);
       const v = loadVault(src, { config, kind: 'claude' });
       if (!v.index) return;
       // Work on a copy (the guard writes its cache into the vault).
@@ -169,7 +170,7 @@ describe('the hook\'s wall-clock bound', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^memlint guard --claude-hook: took longer than 1 ms \(stopped after reading \d+ notes \(cached for the next call\)\); raise it with --timeout MS; not checked\n$/);
     // In process (the built CLI's cache is keyed by its build): a call past its bound caches what it read.
-    const { config } = await loadConfig(dir);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
     expect(() => guardDraft(dir, config, draft, { targetPath: 'note-1.md', deadline: Date.now() - 1 })).toThrow(GuardTimeout);
     const table = readCache(dir);
     expect(table!.paths.length).toBe(63);

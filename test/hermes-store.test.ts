@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { loadedEntries, rewriteStore, splitEntries } from '../src/vault/hermes.js';
 import { loadVault } from '../src/vault/load.js';
-import { vaultFromText } from '../src/vault/memory.js';
+import { vaultFromText } from '../src/vault/from-text.js';
 import { CORPUS, hasCorpus } from './helpers/corpus.js';
 
 interface Case { name: string; text: string; entries: string[]; chars: number }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { Config } from '../src/config/schema.js';
 import { harnessCut } from '../src/vault/index-file.js';
-import { vaultFromText } from '../src/vault/memory.js';
+import { vaultFromText } from '../src/vault/from-text.js';
 import type { IndexInfo } from '../src/vault/model.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config/schema.js';
 import { lowerBound, measure, type Move } from '../src/consolidate/stages/index-overflow.js';
-import { vaultFromText } from '../src/vault/memory.js';
+import { vaultFromText } from '../src/vault/from-text.js';
 
 const piece = fc.oneof(
   fc.constantFrom('', ' ', '\t', '  - [a](a.md) note', '# Heading', '\u3000', '\uFEFF', '\u00a0x', '中文 笔记', '😀 emoji', '\uD800', 'a\u0000b', 'tail  ', '\r'),

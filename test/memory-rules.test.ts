@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkVault } from '../src/check.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { guardDraft } from '../src/guard/run.js';
+import { guardDraft } from '../src/guard/guard.js';
 import { asksAbout } from '../src/rules/draft.js';
 import { RULES } from '../src/rules/index.js';
 import { copyToTemp, tempDir } from './helpers/run.js';

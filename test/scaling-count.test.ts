@@ -9,7 +9,8 @@ import { checkVault } from '../src/check.js';
 import { closestBruteForce } from '../src/vault/resolve.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { loadConfig } from '../src/config/load.js';
-import { consolidateVault } from '../src/consolidate/run.js';
+import { knownRuleIds } from '../src/rules/ids.js';
+import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { STAGES } from '../src/consolidate/stages/index.js';
 import { loadVault } from '../src/vault/load.js';
 // @ts-expect-error: a plain .mjs script without types
@@ -28,7 +29,7 @@ async function countedBoth(n: number): Promise<Counts> {
     startCounting();
     await checkVault(dir);
     const check = stopCounting();
-    const vault = loadVault(dir, { config: (await loadConfig(dir)).config });
+    const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
     startCounting();
     consolidateVault(vault, { stages: STAGES.filter((s) => s.id !== 'contradictions'), now: new Date('2026-01-01T00:00:00Z') });
     const consolidate = stopCounting();

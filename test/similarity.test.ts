@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { noteClauses, noteConflicts, sentenceConflict, viewSentence } from '../src/similarity/conflict.js';
 import { areAntonyms, typoLevel } from '../src/similarity/lexicon.js';
-import { vaultFromText } from '../src/vault/memory.js';
+import { vaultFromText } from '../src/vault/from-text.js';
 
 const notes = (a: string, b: string) => {
   const v = vaultFromText('/tmp', DEFAULT_CONFIG, [{ path: 'a.md', text: `---\nname: a\n---\n\n${a}\n` }, { path: 'b.md', text: `---\nname: b\n---\n\n${b}\n` }]);

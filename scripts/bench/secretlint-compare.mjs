@@ -16,7 +16,7 @@ await import('node:fs').then((fs) => fs.writeFileSync(entry, `
 export { SECRET_POSITIVES, SECRET_NEGATIVES } from ${JSON.stringify(join(root, 'test/data/secret-samples.ts'))};
 export { default as secretRule, SECRET_PREFILTER } from ${JSON.stringify(join(root, 'src/rules/security/secret.ts'))};
 export { runRules } from ${JSON.stringify(join(root, 'src/rules/engine.ts'))};
-export { vaultFromText } from ${JSON.stringify(join(root, 'src/vault/memory.ts'))};
+export { vaultFromText } from ${JSON.stringify(join(root, 'src/vault/from-text.ts'))};
 export { DEFAULT_CONFIG } from ${JSON.stringify(join(root, 'src/config/defaults.ts'))};
 `));
 await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(out, 'entry.mjs'), logLevel: 'error', packages: 'external', absWorkingDir: root });

@@ -6,7 +6,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const { loadVault, DEFAULT_CONFIG } = await import('../../dist/lib/index.js');
-const { consolidateVault } = await import('../../dist/lib/consolidate/run.js');
+const { consolidateVault } = await import('../../dist/lib/consolidate/consolidate.js');
 const corpus = process.argv[2] ?? join(process.cwd(), '..', 'shared', 'corpus');
 let notes = 0;
 for (const kind of ['claude', 'hermes']) {

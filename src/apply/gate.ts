@@ -97,9 +97,9 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   return out;
 }
 
-interface Verdict { readonly newErrors: Finding[]; readonly lost: LostLine[] }
+interface GateResult { readonly newErrors: Finding[]; readonly lost: LostLine[] }
 
-function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): Verdict {
+function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): GateResult {
   if (plan.changes.length === 0) return { newErrors: [], lost: [] };
   const post = postImage(vault, plan.changes);
   const left = new Map(baseline);
@@ -112,9 +112,9 @@ function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan):
   return { newErrors, lost: lostIndexText(vault, post, plan.changes) };
 }
 
-const failed = (v: Verdict): boolean => v.newErrors.length > 0 || v.lost.length > 0;
+const failed = (v: GateResult): boolean => v.newErrors.length > 0 || v.lost.length > 0;
 
-function reasonOf(v: Verdict): string {
+function reasonOf(v: GateResult): string {
   const parts: string[] = [];
   if (v.newErrors.length) {
     const shown = v.newErrors.slice(0, 3).map((f) => `${f.ruleId} ${f.file}:${f.line}: ${f.message}`).join('; ');

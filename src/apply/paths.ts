@@ -4,7 +4,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { isInside } from '../vault/discover.js';
+import { isInside } from '../util/paths.js';
 import type { Vault } from '../vault/model.js';
 
 export type PathRole = 'note' | 'index' | 'any-markdown';

@@ -4,14 +4,14 @@
  * their exact bytes before and after, so executing, dry-running and undoing all read one thing.
  */
 import { buildCatalogFromNotes } from '../catalog/build.js';
-import { fileSha, manifestOf, refKey as entryKey } from '../proposal/refs.js';
+import { entryRef, fileSha, manifestOf, parseEntryPath, refKey as entryKey } from '../proposal/refs.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { sha256Hex } from '../util/digest.js';
-import { parseEntryPath, rewriteStore } from '../vault/hermes.js';
+import { rewriteStore } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
-import { vaultFromText } from '../vault/memory.js';
+import { vaultFromText } from '../vault/from-text.js';
 import { newSecurityFinding } from './scan-written.js';
 import { maskSecrets, unmaskSecrets } from '../rules/security/secret.js';
 
@@ -95,14 +95,14 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
       }
       for (const [file, edits] of overlay.stores) {
         for (const n of [...edits.remove, ...edits.replace.keys()]) {
-          const other = touchedEntries.get(`${file}#${n}`);
+          const other = touchedEntries.get(entryRef(file, n));
           if (other) throw new Refusal(`conflicts with ${other}, which already changes ${file} entry ${n} in this run`);
         }
       }
       for (const [file, edits] of overlay.stores) {
         const into = storeEdits.get(file) ?? { remove: new Set<number>(), replace: new Map<number, string>() };
-        for (const n of edits.remove) { into.remove.add(n); touchedEntries.set(`${file}#${n}`, item.id); }
-        for (const [n, t] of edits.replace) { into.replace.set(n, t); touchedEntries.set(`${file}#${n}`, item.id); }
+        for (const n of edits.remove) { into.remove.add(n); touchedEntries.set(entryRef(file, n), item.id); }
+        for (const [n, t] of edits.replace) { into.replace.set(n, t); touchedEntries.set(entryRef(file, n), item.id); }
         storeEdits.set(file, into);
       }
       for (const [path, text] of overlay.texts) { texts.set(path, text); writtenBy.set(path, item.id); }
@@ -129,7 +129,7 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
   }
   for (const [path, edits] of storeEdits) {
     texts.set(path, rewriteStore(vault.byPath.get(path)!.text, edits.remove, edits.replace, vault.byPath.get(path)!.bom));
-    writtenBy.set(path, [...new Set([...edits.remove, ...edits.replace.keys()].map((n) => touchedEntries.get(`${path}#${n}`)!))].join(', '));
+    writtenBy.set(path, [...new Set([...edits.remove, ...edits.replace.keys()].map((n) => touchedEntries.get(entryRef(path, n))!))].join(', '));
   }
   const changes = toChanges(vault, texts, runId, writtenBy);
   // A retired entry is kept in the holding folder too, as a file of its own.
@@ -137,7 +137,7 @@ export function planApply(proposal: Proposal, vault: Vault, runId: string, optio
     const store = vault.stores.find((s) => s.file === path)!;
     for (const n of [...edits.remove].sort((a, b) => a - b)) {
       const e = store.entries[n - 1]!;
-      changes.push({ path: `${HOLDING}/${runId}/${path}.entry-${n}.md`, before: null, after: { bytes: encoder.encode(`${e.text}\n`), mode: 0o644 }, item: touchedEntries.get(`${path}#${n}`)! });
+      changes.push({ path: `${HOLDING}/${runId}/${path}.entry-${n}.md`, before: null, after: { bytes: encoder.encode(`${e.text}\n`), mode: 0o644 }, item: touchedEntries.get(entryRef(path, n))! });
     }
   }
   if (changes.length > 0) {

@@ -3,8 +3,9 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { executeChanges, listRuns, newRunId } from '../apply/execute.js';
 import { Lock, RunStore } from '../apply/journal.js';
 import { describeGate, gatedPlan } from '../apply/gate.js';
-import { formatPlan } from '../apply/report.js';
+import { formatPlan } from '../apply/format-plan.js';
 import { loadConfig } from '../config/load.js';
+import { knownRuleIds } from '../rules/ids.js';
 import { manifestOf } from '../proposal/refs.js';
 import type { Proposal } from '../proposal/schema.js';
 import type { Vault } from '../vault/model.js';
@@ -29,7 +30,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   try { text = readFileSync(file, 'utf8'); } catch (e) { throw new ProposalError(`cannot read proposal ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
   const proposal = parseProposal(text, file);
   const { root, fromField } = vaultOf(proposal, file, values.vault === undefined ? undefined : resolve(io.cwd, values.vault));
-  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const options = { allOrNothing: Boolean(values['all-or-nothing']), allowNewErrors: Boolean(values['allow-new-errors']) };
   if (fromField) checkFieldVault(proposal, file, loadVault(root, { config }));
   if (!values.execute) {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { buildCatalog } from '../catalog/build.js';
 import { loadConfig } from '../config/load.js';
+import { knownRuleIds } from '../rules/ids.js';
 import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
 import { ConfigError, UsageError } from '../util/errors.js';
@@ -16,7 +17,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   });
   if (values.write && values.check) throw new UsageError('catalog: --write and --check exclude each other');
   const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const vault = loadVault(dir, { config });
   if (vault.kind === 'hermes') throw new UsageError('catalog: a hermes store has no catalog (its entries live in MEMORY.md / USER.md)');
   const text = buildCatalog(vault);

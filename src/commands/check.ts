@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkVault, type CheckOptions, type CheckResult } from '../check.js';
 import { useColor, type IO } from '../io.js';
-import { FORMATS, loadReporter } from '../reporters/index.js';
+import { FORMATS, loadReporter } from '../check-formats/index.js';
 import { RULE_IDS } from '../rules/index.js';
 import { didYouMean, oneOf, parseCommandArgs } from '../util/args.js';
 import { UsageError } from '../util/errors.js';
@@ -61,7 +61,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     io.stdout.write(reporter(result, ctx));
     results = [result];
   } else {
-    const { renderMany } = await import('../reporters/many.js');
+    const { renderMany } = await import('../check-formats/many.js');
     const runs = [];
     for (const t of targets.targets) runs.push({ label: t.label, result: await checkVault(t.dir, options(t.dir)) });
     io.stdout.write(renderMany(format, reporter, runs, ctx));

@@ -1,9 +1,10 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { consolidateVault } from '../consolidate/run.js';
+import { knownRuleIds } from '../rules/ids.js';
+import { consolidateVault } from '../consolidate/consolidate.js';
 import type { IO } from '../io.js';
-import { withholdRefused } from '../proposal/validate.js';
+import { withholdRefused } from '../apply/withhold.js';
 import { proposalToYaml } from '../proposal/yaml.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -51,7 +52,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     if (values.out || values.format) throw new UsageError('consolidate: with several vaults each proposal goes to VAULT/.memlint/proposals/ (no --out, no --format)');
     const rows: string[][] = [];
     for (const t of targets.targets) {
-      const { config } = await loadConfig(t.dir, values.config ? resolve(io.cwd, values.config) : undefined);
+      const { config } = await loadConfig(t.dir, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
       const vault = loadVault(t.dir, { config, ...(kind ? { kind } : {}) });
       const proposal = consolidateVault(vault, { ...(values.root ? { root: resolve(io.cwd, values.root) } : {}), path: io.env.PATH ?? '' });
       const file = writeNewProposal(safeStateDir(vault.root, 'proposals'), runId(proposal.createdAt, proposal.manifest), proposalToYaml(proposal), config.commitProposals);
@@ -65,7 +66,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   }
   // Where the proposal goes is checked before the work: a state folder that is a link is refused at once.
   if (format !== 'json' && !values.out) safeStateDir(dir, 'proposals');
-  const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const vault = loadVault(dir, { config, ...(kind ? { kind } : {}) });
   const showProgress = Boolean(io.stderr.isTTY) && !io.env.CI;
   const proposal = withholdRefused(consolidateVault(vault, {

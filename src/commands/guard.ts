@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { guardDraft, type GuardResult } from '../guard/run.js';
+import { knownRuleIds } from '../rules/ids.js';
+import { guardDraft, type GuardResult } from '../guard/guard.js';
 import { GuardTimeout, HOOK_TIMEOUT_MS } from '../guard/deadline.js';
 import type { IO } from '../io.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
@@ -44,7 +45,7 @@ export async function run(args: string[], io: IO): Promise<number> {
     if (io.stdinIsTTY) throw new UsageError('guard: give the draft with --file DRAFT or on standard input');
     draft = await io.readStdin();
   }
-  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const result = guardDraft(root, config, draft, values.path ? { targetPath: values.path.split('\\').join('/') } : {});
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify({ verdict: result.verdict, matches: result.matches, problems: result.problems, reasons: result.reasons, ...(result.index ? { index: result.index } : {}) }, null, 2)}\n`);
@@ -72,7 +73,7 @@ async function claudeHook(vaults: string[], io: IO, timeoutMs: number): Promise<
   try {
     const target = hookTarget(input, vaults.map((v) => resolve(io.cwd, v)), io.env);
     if (!target) return 0;
-    const { config } = await loadConfig(target.vault);
+    const { config } = await loadConfig(target.vault, undefined, knownRuleIds);
     const result = guardDraft(target.vault, config, target.content, { targetPath: target.path, wholeFile: true, ...(deadline !== undefined ? { deadline } : {}) });
     if (result.verdict === 'refuse') {
       io.stdout.write(hookAnswer('deny', `memlint refused this memory write: ${result.reasons.join('; ')}`));

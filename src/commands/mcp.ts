@@ -6,7 +6,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { checkVault, toJsonReport } from '../check.js';
 import { loadConfig } from '../config/load.js';
-import { guardDraft } from '../guard/run.js';
+import { knownRuleIds } from '../rules/ids.js';
+import { guardDraft } from '../guard/guard.js';
 import type { IO } from '../io.js';
 import { parseCommandArgs } from '../util/args.js';
 import { findMemoryFolders } from '../vault/locations.js';
@@ -42,7 +43,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   }, async ({ draft, path, vault }) => {
     try {
       const root = vaultOf(vault);
-      const { config } = await loadConfig(root);
+      const { config } = await loadConfig(root, undefined, knownRuleIds);
       const r = guardDraft(root, config, draft, { cache: 'read-only', ...(path ? { targetPath: path } : {}) });
       return { content: [{ type: 'text', text: JSON.stringify({ verdict: r.verdict, reasons: r.reasons, matches: r.matches, problems: r.problems, ...(r.index ? { index: r.index } : {}) }, null, 2) }] };
     } catch (e) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
+import { knownRuleIds } from '../rules/ids.js';
 import type { IO } from '../io.js';
 import { parseProposal } from '../proposal/yaml.js';
 import { anthropicJudge, commandJudge, openaiJudge, type Judge } from '../review/judge.js';
@@ -26,7 +27,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   let text: string;
   try { text = readFileSync(file, 'utf8'); } catch (e) { throw new ProposalError(`cannot read proposal ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
   const proposal = parseProposal(text, file);
-  const { config } = await loadConfig(proposal.vault, values.config ? resolve(io.cwd, values.config) : undefined);
+  const { config } = await loadConfig(proposal.vault, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const vault = loadVault(proposal.vault, { config });
   const kind = values['judge-cmd'] ? 'command' : values.judge ? oneOf('review', 'judge', values.judge, ['anthropic', 'openai', 'command'] as const, 'anthropic') : config.review.judge;
   const o = {

@@ -26,26 +26,29 @@ function readJson(file: string): unknown {
   }
 }
 
-async function validate(raw: unknown, source: string): Promise<Config> {
+/** The rule registry's ids, asked for only when a config file is read (rules/ids.ts `knownRuleIds`). */
+export type KnownRuleIds = () => Promise<readonly string[]>;
+
+async function validate(raw: unknown, source: string, knownRuleIds: KnownRuleIds): Promise<Config> {
   const { parseConfig } = await import('./parse.js');
-  return parseConfig(raw, source);
+  return parseConfig(raw, source, await knownRuleIds());
 }
 
 /** --config FILE, else memlint.config.json / .memlintrc.json / package.json#memlint in the vault. */
-export async function loadConfig(vaultDir: string, explicit?: string): Promise<LoadedConfig> {
+export async function loadConfig(vaultDir: string, explicit: string | undefined, knownRuleIds: KnownRuleIds): Promise<LoadedConfig> {
   if (explicit) {
     const file = resolve(explicit);
-    return { config: await validate(readJson(file), file), source: file };
+    return { config: await validate(readJson(file), file, knownRuleIds), source: file };
   }
   for (const name of CONFIG_FILES) {
     const file = join(vaultDir, name);
-    if (existsSync(file)) return { config: await validate(readJson(file), file), source: file };
+    if (existsSync(file)) return { config: await validate(readJson(file), file, knownRuleIds), source: file };
   }
   const pkg = join(vaultDir, 'package.json');
   if (existsSync(pkg)) {
     const data = readJson(pkg) as { memlint?: unknown } | null;
     if (data && typeof data === 'object' && 'memlint' in data) {
-      return { config: await validate(data.memlint, `${pkg}#memlint`), source: pkg };
+      return { config: await validate(data.memlint, `${pkg}#memlint`, knownRuleIds), source: pkg };
     }
   }
   return { config: DEFAULT_CONFIG, source: null };

@@ -1,4 +1,3 @@
-import { RULE_IDS } from '../rules/index.js';
 import { didYouMean } from '../util/args.js';
 import { configSchema, SEVERITIES, type Config } from './schema.js';
 
@@ -9,17 +8,17 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 }
 import { ConfigError } from '../util/errors.js';
 
-/** Validates raw configuration; every problem in one readable line. */
-export function parseConfig(raw: unknown, source: string): Config {
+/** Validates raw configuration; every problem in one readable line. `knownRuleIds`: the rule registry's ids (RULE_IDS). */
+export function parseConfig(raw: unknown, source: string, knownRuleIds: readonly string[]): Config {
   const result = configSchema.safeParse(raw ?? {});
   if (result.success) {
     const unknown = [
       ...Object.keys(result.data.rules).map((id) => [`rules.${id}`, id] as const),
       ...result.data.reviewed.map((r, i) => [`reviewed.${i}.rule`, r.rule] as const),
-    ].filter(([, id]) => !RULE_IDS.includes(id));
+    ].filter(([, id]) => !knownRuleIds.includes(id));
     if (!unknown.length) return result.data;
     throw new ConfigError(`invalid config ${source}: ${unknown.map(([where, id]) => {
-      const near = didYouMean(id, RULE_IDS);
+      const near = didYouMean(id, knownRuleIds);
       return `${where}: no rule '${id}'${near ? ` (did you mean '${near}'?)` : ''}`;
     }).join('; ')} ('memlint rules' lists every rule)`);
   }

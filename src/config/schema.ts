@@ -1,6 +1,6 @@
 /** The one source of truth for memlint's configuration. The JSON Schema in schema/ is generated from it. */
 import { z } from 'zod';
-import { ITEM_KINDS } from '../proposal/schema.js';
+import { ITEM_KINDS } from './item-kinds.js';
 
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
 export const severitySchema = z.enum(SEVERITIES);

@@ -10,7 +10,7 @@ import type { Config } from '../config/schema.js';
 import { unitName } from '../rules/index/over-budget.js';
 import { loadedEntries, pyStrip, splitEntries, storeChars, codePoints } from '../vault/hermes.js';
 import { harnessCut, type Budget } from '../vault/index-file.js';
-import { vaultFromText } from '../vault/memory.js';
+import { vaultFromText } from '../vault/from-text.js';
 import type { IndexEntry, IndexInfo, Vault } from '../vault/model.js';
 import type { LinkGraph } from './link-graph.js';
 
@@ -118,7 +118,7 @@ function linkChanges(root: string, config: Config, before: string, after: string
   const broken = added.filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink').filter((l) => resolve(l) === null).map((l) => l.target);
   if (!removed) return { unreachable: [], broken };
   // Reachability before and after the write: the index's links with the catalog's and secondary
-  // indexes', then the same walk `check` does (reachability() in rules/shared.ts).
+  // indexes', then the same walk `check` does (reachability() in rules/reachability.ts).
   const others = graph.otherRootTargets();
   const startOf = (links: Map<string, { kind: string; target: string }>): Set<string> => {
     const s = new Set(others);

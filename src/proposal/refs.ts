@@ -26,9 +26,15 @@ export function manifestOf(vault: Vault): string {
   return sha256Hex(lines.join('\n'));
 }
 
-/** Entry `entry` (1-based) of the Hermes store `file`: `MEMORY.md#3` (parsed by parseEntryPath in vault/hermes.ts). */
+/** Entry `entry` (1-based) of the Hermes store `file`: `MEMORY.md#3` (parsed by parseEntryPath below). */
 export function entryRef(file: string, entry: number): string {
   return `${file}#${entry}`;
+}
+
+/** `MEMORY.md#3` → the store file and the entry number (the inverse of entryRef). */
+export function parseEntryPath(path: string): { file: string; entry: number } | null {
+  const m = /^(.+\.md)#(\d+)$/i.exec(path);
+  return m ? { file: m[1]!, entry: Number(m[2]) } : null;
 }
 
 /** The key of a note ref: its path, or `path#n` when it names a store entry. */

@@ -3,6 +3,7 @@
  * Strict everywhere: an unknown field is a refusal, not a silent skip.
  */
 import { z } from 'zod';
+import { ITEM_KINDS } from '../config/item-kinds.js';
 
 const sha256 = z.string().regex(/^([0-9a-f]{64}|absent)$/, 'a sha256 in hex, or "absent"');
 const relPath = z.string().min(1);
@@ -43,7 +44,6 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keep') }).strict(),
 ]);
 
-export const ITEM_KINDS = ['near-duplicate', 'contradiction', 'dead-reference', 'incident', 'orphan', 'dangling-link', 'index-overflow', 'store-overflow', 'not-memory'] as const;
 export const SUGGESTIONS = ['merge', 'retire', 'relink', 'fix-index', 'split-index', 'keep', 'review'] as const;
 export const DECISIONS = ['pending', 'approve', 'reject'] as const;
 

@@ -5,7 +5,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { isInside } from '../vault/discover.js';
+import { isInside } from './paths.js';
 import { StateError, VaultError } from './errors.js';
 
 export const STATE_DIR = '.memlint';

@@ -8,7 +8,7 @@ export { stemOf };
 import { EMPTY_META, readMeta } from './meta.js';
 import type { FileRole, Link, NoteMeta } from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
-import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem, type Position } from './text.js';
+import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem, type Position } from './decode.js';
 
 export interface ParsedFile {
   readonly path: string;

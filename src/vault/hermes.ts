@@ -144,8 +144,3 @@ export function rewriteStore(text: string, remove: ReadonlySet<number>, replace:
   return out;
 }
 
-/** `MEMORY.md#3` → the store file and the entry number. */
-export function parseEntryPath(path: string): { file: string; entry: number } | null {
-  const m = /^(.+\.md)#(\d+)$/i.exec(path);
-  return m ? { file: m[1]!, entry: Number(m[2]) } : null;
-}

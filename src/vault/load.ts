@@ -93,7 +93,6 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     }
   }
   mark('read+parse');
-  mark('read+parse');
   return assembleVault(root, kind, config, parsed, other, skipped, options.parseCache);
 }
 

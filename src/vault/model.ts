@@ -2,7 +2,7 @@
 import type { Config } from '../config/schema.js';
 import type { Frontmatter } from './frontmatter.js';
 import type { LinkKind } from './scan.js';
-import type { DecodeProblem, Position } from './text.js';
+import type { DecodeProblem, Position } from './decode.js';
 
 export type VaultKind = 'claude' | 'hermes';
 export type FileRole = 'note' | 'index' | 'catalog' | 'secondary-index' | 'hermes-store';

@@ -10,7 +10,7 @@ import { splitFrontmatter, type CutValue, type Frontmatter, type FrontmatterErro
 import type { FileStat, ParsedFile, ParseRecord } from './file.js';
 import type { FileRole, Link, NoteMeta, VaultFile } from './model.js';
 import type { ScanResult } from './scan.js';
-import { computeLineStarts, decodeBytes, positionAt, type Position } from './text.js';
+import { computeLineStarts, decodeBytes, positionAt, type Position } from './decode.js';
 
 export function stemOf(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);

@@ -8,12 +8,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
-import { guardDraft } from '../../src/guard/run.js';
+import { guardDraft } from '../../src/guard/guard.js';
 import { noteClauses, noteConflicts } from '../../src/similarity/conflict.js';
 import { hash32 } from '../../src/similarity/minhash.js';
 import { similarity, THRESHOLDS } from '../../src/similarity/score.js';
 import { shingleHashes, statedText, tokens } from '../../src/similarity/text.js';
-import { vaultFromText } from '../../src/vault/memory.js';
+import { vaultFromText } from '../../src/vault/from-text.js';
 
 export const CATEGORIES = ['contradiction', 'consistent', 'near-duplicate', 'paraphrase', 'unrelated-same-topic'] as const;
 export type Category = (typeof CATEGORIES)[number];

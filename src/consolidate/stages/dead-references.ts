@@ -8,11 +8,11 @@ import { delimiter, join, resolve, sep } from 'node:path';
 import { extractReferences, type Reference } from '../references.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 
-export type SkipReason =
+export type UncheckedReason =
   | 'no-root' | 'url' | 'glob' | 'placeholder' | 'outside-root' | 'home-path' | 'unanchored' | 'no-package-json'
   | 'no-makefile' | 'not-local-module' | 'relative-import' | 'no-node-modules' | 'builtin';
 
-interface Verdict { readonly dead: boolean; readonly checked?: string; readonly skip?: SkipReason }
+interface DeadCheck { readonly dead: boolean; readonly checked?: string; readonly skip?: UncheckedReason }
 
 const isUrlish = (v: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^(www\.)?[\w-]+\.(com|org|net|io|dev|ai|app|co|gov|edu)(\/|$)/i.test(v);
 const isGlob = (v: string): boolean => /[*?[\]{}]/.test(v);
@@ -47,7 +47,7 @@ function rootFacts(root: string, path: string): RootFacts {
   };
 }
 
-function checkPath(value: string, root: string, rootSource: string): Verdict {
+function checkPath(value: string, root: string, rootSource: string): DeadCheck {
   const v = value.replace(/[.,;:]+$/, '');
   if (isUrlish(v)) return { dead: false, skip: 'url' };
   if (isGlob(v)) return { dead: false, skip: 'glob' };
@@ -78,7 +78,7 @@ function onPath(cmd: string, dirs: readonly string[]): boolean {
   return false;
 }
 
-function judge(ref: Reference, root: string, rootSource: string, facts: RootFacts): Verdict {
+function judge(ref: Reference, root: string, rootSource: string, facts: RootFacts): DeadCheck {
   switch (ref.kind) {
     case 'path': return checkPath(ref.value, root, rootSource);
     case 'script':
@@ -118,7 +118,7 @@ export default defineStage({
   run(ctx: StageContext) {
     const counts = { checked: 0, dead: 0, skipped: {} as Record<string, number> };
     ctx.summary.deadReferences = { root: ctx.root, rootSource: ctx.rootSource, ...counts };
-    const skip = (reason: SkipReason): void => { counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1; };
+    const skip = (reason: UncheckedReason): void => { counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1; };
     const facts = ctx.root ? rootFacts(ctx.root, ctx.path) : null;
     // One item per missing reference, listing every note that names it.
     const missing = new Map<string, { kind: string; reference: string; checked: string | undefined; via: Set<string>; notes: Map<string, number> }>();

@@ -5,9 +5,9 @@
  * the sections the agent needs least move first. The cut is measured by the index-budget code.
  */
 import type { Action } from '../../proposal/schema.js';
-import { notesUnderRules } from '../../rules/shared.js';
+import { notesUnderRules } from '../../rules/reachability.js';
 import { harnessCut, measureText } from '../../vault/index-file.js';
-import { decodeBytes } from '../../vault/text.js';
+import { decodeBytes } from '../../vault/decode.js';
 import { maskSecrets } from '../../rules/security/secret.js';
 import type { IndexInfo, Vault, VaultFile } from '../../vault/model.js';
 import { defineStage, type ItemDraft } from '../stage.js';

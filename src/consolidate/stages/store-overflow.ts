@@ -5,8 +5,7 @@
  * entries are kept in the holding folder by apply, as every retired entry is; undo restores them.
  */
 import { hermesChars, rewriteStore } from '../../vault/hermes.js';
-import { parseEntryPath } from '../../vault/hermes.js';
-import { entryRef } from '../../proposal/refs.js';
+import { entryRef, parseEntryPath } from '../../proposal/refs.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 
 /** Similarity above which two entries say the same thing (the near-duplicate stage's pairs, strict end). */

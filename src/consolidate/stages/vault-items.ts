@@ -1,8 +1,8 @@
 /** Items from the checker's vault-level view: orphans, dangling index links (index overflow: index-overflow.ts). */
 import { catalogLine } from '../../catalog/build.js';
-import { notesUnderRules, reachability } from '../../rules/shared.js';
+import { notesUnderRules, reachability } from '../../rules/reachability.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
-import { vaultFromText } from '../../vault/memory.js';
+import { vaultFromText } from '../../vault/from-text.js';
 import { citations } from '../citations.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 import { planSplit } from './index-overflow.js';

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { chooseRoot } from '../../consolidate/root.js';
+import { chooseRoot } from '../../vault/root.js';
 import type { Vault } from '../../vault/model.js';
 
 export interface ContextFile {

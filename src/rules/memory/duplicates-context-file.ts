@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { z } from 'zod';
 import type { VaultFile } from '../../vault/model.js';
 import { scanMarkdown } from '../../vault/scan.js';
-import { computeLineStarts, positionAt } from '../../vault/text.js';
+import { computeLineStarts, positionAt } from '../../vault/decode.js';
 import type { RelatedLocation } from '../types.js';
 import { defineRule } from '../types.js';
 import { contextFiles, type ContextFile } from './context-files.js';

@@ -5,7 +5,7 @@
 import { splitEntries } from '../../vault/hermes.js';
 import type { VaultFile } from '../../vault/model.js';
 import { scanMarkdown } from '../../vault/scan.js';
-import { isReadable } from '../shared.js';
+import { isReadable } from '../reachability.js';
 
 export interface Unit {
   readonly file: VaultFile;

@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { notesUnderRules } from '../shared.js';
+import { notesUnderRules } from '../reachability.js';
 
 export default defineRule({
   id: 'note/duplicate-name',

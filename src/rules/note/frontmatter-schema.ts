@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { isReadable } from '../shared.js';
+import { isReadable } from '../reachability.js';
 
 export default defineRule({
   id: 'note/frontmatter-schema',

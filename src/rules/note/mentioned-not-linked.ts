@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { notesUnderRules, reachability } from '../shared.js';
+import { notesUnderRules, reachability } from '../reachability.js';
 
 export default defineRule({
   id: 'note/mentioned-not-linked',

@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { isReadable } from '../shared.js';
+import { isReadable } from '../reachability.js';
 
 export const WHY = /\*\*Why:?\*\*|^#{1,6}\s*Why\b|^Why:/im;
 export const HOW = /\*\*How to apply:?\*\*|^#{1,6}\s*How to apply\b|^How to apply:/im;

@@ -3,7 +3,7 @@ import type { Config } from '../../config/schema.js';
 import { runRules } from '../engine.js';
 import { SECURITY_RULES } from '../draft.js';
 import type { Finding } from '../types.js';
-import { vaultFromText } from '../../vault/memory.js';
+import { vaultFromText } from '../../vault/from-text.js';
 
 export { SECURITY_RULES };
 

@@ -1,4 +1,4 @@
-import { isReadable } from '../shared.js';
+import { isReadable } from '../reachability.js';
 import { defineRule } from '../types.js';
 
 const NAMES: Record<number, string> = {

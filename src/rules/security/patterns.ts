@@ -1,12 +1,12 @@
 /**
  * A small engine for pattern rules: each pattern has a name and a regex run on the normalized text
- * (security/text.ts); findings map back to raw positions. Patterns are anchored on attack
+ * (security/normalize.ts); findings map back to raw positions. Patterns are anchored on attack
  * vocabulary, not on firm English ("you must", "never" are everywhere in real notes).
  */
 import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
-import { isReadable } from '../shared.js';
-import { normalizeForMatching, rawOffset } from './text.js';
+import { isReadable } from '../reachability.js';
+import { normalizeForMatching, rawOffset } from './normalize.js';
 
 export interface Pattern {
   readonly name: string;

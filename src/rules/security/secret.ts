@@ -1,6 +1,6 @@
 import { defineRule } from '../types.js';
 import { scanPatterns, type Pattern } from './patterns.js';
-import { mask } from './text.js';
+import { mask } from './normalize.js';
 
 const PLACEHOLDER = /^(?:x+|\*+|\.+|#+|<[^>]*>|\$\{?[\w]+\}?|\{\{[^}]*\}\}|%\w+%|redacted|password\d*|passwd|pass|pwd|secret|changeme|change_me|your[-_]?\w*|my[-_]?\w*|example\w*|dummy|test|token|\w*_here|placeholder|hunter2|admin|root|user(?:name)?|guest|none|null|empty|\w*xxxx\w*)$/i;
 /** Keys published in vendors' own documentation (AWS docs, Firebase SDK samples, Azurite, jwt.io). */

@@ -12,7 +12,7 @@ import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { vaultFromText } from '../vault/memory.js';
+import { vaultFromText } from '../vault/from-text.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';
@@ -22,7 +22,7 @@ import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
-import { parseEntryPath } from '../vault/hermes.js';
+import { parseEntryPath } from '../proposal/refs.js';
 import { mark } from '../util/timing.js';
 import { guardIndexText, guardNoteIndexLine, guardStoreAdd, guardStoreText, type IndexGuard } from './index-target.js';
 

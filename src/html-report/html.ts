@@ -8,7 +8,7 @@ import { maskSecrets } from '../rules/security/secret.js';
 import type { CheckResult } from '../check.js';
 import type { InfoItem, Proposal, ProposalItem } from '../proposal/schema.js';
 import { unitName } from '../rules/index/over-budget.js';
-import { notesUnderRules, reachability } from '../rules/shared.js';
+import { notesUnderRules, reachability } from '../rules/reachability.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
 import { esc, gauge, linkGraph } from './svg.js';

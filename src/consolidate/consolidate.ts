@@ -1,18 +1,17 @@
 /** consolidate as a library call: the vault model in, a proposal out. Never writes a note. */
 import { maskSecrets, maskSecretsDeep } from '../rules/security/secret.js';
-import { notesUnderRules } from '../rules/shared.js';
+import { notesUnderRules } from '../rules/reachability.js';
 import type { InfoItem, Proposal, ProposalItem, NoteRef, ItemKind } from '../proposal/schema.js';
-import { fileSha, manifestOf } from '../proposal/refs.js';
+import { fileSha, manifestOf, parseEntryPath } from '../proposal/refs.js';
 import { infoReason, isProposed } from './policy.js';
 import { gitHistory, provenance } from '../vault/history.js';
 import type { Vault } from '../vault/model.js';
 import { VERSION } from '../version.js';
 import { noteFeatures, similarPairs } from '../similarity/features.js';
-import { chooseRoot } from './root.js';
+import { chooseRoot } from '../vault/root.js';
 import type { ItemDraft, Stage, StageContext } from './stage.js';
 import { HERMES_STAGES, STAGES } from './stages/index.js';
 import { entryNotes } from './entries.js';
-import { parseEntryPath } from '../vault/hermes.js';
 import { mark } from '../util/timing.js';
 
 export interface ConsolidateOptions {

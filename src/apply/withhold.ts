@@ -3,9 +3,10 @@
  * item were approved, with the post-state gate, and an item apply would refuse is withheld (listed in
  * the summary with why) rather than handed to a person who would approve it in vain.
  */
-import { gatedPlan } from '../apply/gate.js';
+import { gatedPlan } from './gate.js';
 import type { Vault } from '../vault/model.js';
-import type { Proposal } from './schema.js';
+import { refKey } from '../proposal/refs.js';
+import type { Proposal } from '../proposal/schema.js';
 
 export function withholdRefused(proposal: Proposal, vault: Vault): Proposal {
   let current = proposal;
@@ -18,7 +19,7 @@ export function withholdRefused(proposal: Proposal, vault: Vault): Proposal {
     if (refused.size === 0) break;
     for (const item of current.items) {
       const reason = refused.get(item.id);
-      if (reason) withheld.push({ id: item.id, kind: item.kind, notes: item.notes.map((n) => (n.entry ? `${n.path}#${n.entry}` : n.path)), reason });
+      if (reason) withheld.push({ id: item.id, kind: item.kind, notes: item.notes.map((n) => refKey(n)), reason });
     }
     current = { ...current, items: current.items.filter((i) => !refused.has(i.id)) };
   }
