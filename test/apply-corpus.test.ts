@@ -56,7 +56,7 @@ describe.skipIf(!hasCorpus)('real vaults: consolidate, approve every item, execu
     const added = [...after].filter(([k, n]) => n > (errorsBefore.get(k) ?? 0)).map(([k]) => k);
     expect(added).toEqual([]);
     // Retired notes keep their index lines' words in the holding folder; every other line's words stay in the vault.
-    // A Hermes store has no index: entries a store-overflow item moves out go to the holding folder by design.
+    // A Hermes store has no index: entries a store-overflow item moves out go to the store's archive (MEMORY-archive.md) and the holding folder.
     if (!src.includes('/hermes/')) expect(lostIndexLines(pristine, vault)).toEqual([]);
     if (/run id: /.test(r.stdout)) {
       const u = runBin(['undo', '--vault', vault]);

@@ -84,12 +84,19 @@ describe('consolidate CLI', () => {
     expect(refs).not.toContain('src/api/server.ts');
     expect(refs).not.toContain('release');
     expect(p.summary.deadReferences.dead).toBe(dead.reduce((n, i) => n + i.evidence.mentionedIn.length, 0));
+    // A missing executable six notes mention is one item that lists all six.
+    const pnpm = dead.filter((i) => i.evidence.reference === 'pnpm');
+    expect(pnpm).toHaveLength(1);
+    expect(new Set((pnpm[0]!.evidence.mentionedIn as { note: string }[]).map((m) => m.note)).size).toBe(6);
   });
 
   it('a --root that does not exist is a usage error', () => {
     const r = runBin(['consolidate', DEMO, '--root', 'no/such/folder', '--out', '-']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--root no\/such\/folder: no such folder/);
+    // One line, no stack trace, and no proposal on stdout.
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
   });
 
   it('says on stderr how many references could not be checked, and why', () => {

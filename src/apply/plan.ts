@@ -7,7 +7,7 @@ import { buildCatalogFromNotes } from '../catalog/build.js';
 import { entryRef, fileSha, manifestOf, parseEntryPath, refKey as entryKey } from '../proposal/refs.js';
 import type { Proposal, ProposalItem } from '../proposal/schema.js';
 import { sha256Hex } from '../util/digest.js';
-import { rewriteStore } from '../vault/hermes.js';
+import { rewriteStore, storeChunks } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { refusePath, type PathRole } from './paths.js';
@@ -152,7 +152,7 @@ function checkPaths(vault: Vault, item: ProposalItem): void {
   const checks: [string, PathRole][] = item.notes.map((n) => [entryKey(n), vault.byPath.get(n.path)?.role === 'note' || !vault.byPath.has(n.path) ? 'note' : 'index']);
   const a = item.action;
   if (a.type === 'merge') checks.push([a.into, 'note'], ...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
-  if (a.type === 'retire') checks.push(...a.retire.map((p) => [p, 'note'] as [string, PathRole]));
+  if (a.type === 'retire') checks.push(...a.retire.map((p) => [p, 'note'] as [string, PathRole]), ...(a.to !== undefined ? [[a.to, 'any-markdown'] as [string, PathRole]] : []));
   if (a.type === 'relink') checks.push([a.file, 'index'], [a.to, 'note']);
   if (a.type === 'fix-index') checks.push([a.file, 'index']);
   if (a.type === 'split-index') checks.push([a.file, 'index'], ...a.moves.map((m) => [m.note, 'note'] as [string, PathRole]));
@@ -177,6 +177,8 @@ function checkFresh(vault: Vault, item: ProposalItem, manifest: string): void {
     for (const m of a.moves) if (vault.byPath.has(m.note) || vault.otherFiles.has(m.note)) throw new Refusal(`${m.note} already exists; the item creates it`);
   }
   const listed = new Set(item.notes.map(entryKey));
+  // An archive the entries are appended to is read: its sha256 must be in the notes ("absent" when the item creates it).
+  if (a.type === 'retire' && a.to !== undefined && !listed.has(a.to)) throw new Refusal(`${a.to} is written but has no sha256 in the item's notes, so its freshness cannot be checked`);
   for (const p of mustExist) {
     if (parseEntryPath(p) ? !currentEntry(vault, p) : !vault.byPath.has(p)) throw new Refusal(`${p} does not exist`);
     if (!listed.has(p) && a.type !== 'relink') throw new Refusal(`${p} is acted on but has no sha256 in the item's notes, so its freshness cannot be checked`);
@@ -248,7 +250,12 @@ function runAction(vault: Vault, item: ProposalItem, overlay: Overlay): void {
       return;
     }
     case 'retire': {
-      if (a.retire.every((p) => parseEntryPath(p))) { mergeEntries(vault, null, a.retire, undefined, overlay); return; }
+      if (a.retire.every((p) => parseEntryPath(p))) {
+        mergeEntries(vault, null, a.retire, undefined, overlay);
+        if (a.to !== undefined) overlay.texts.set(a.to, archiveText(vault, a.to, a.retire));
+        return;
+      }
+      if (a.to !== undefined) throw new Refusal('`to` (a store archive) is for retiring Hermes entries only');
       const retired = new Set(a.retire);
       for (const p of a.retire) overlay.texts.set(p, null);
       editIndexLines(vault, overlay, retired, null);
@@ -338,7 +345,9 @@ function describe(item: ProposalItem): string {
     case 'merge': return parseEntryPath(a.into)
       ? `keep ${a.into}${a.body !== undefined ? ' with the merged text' : ''}; drop ${a.retire.join(', ')} (kept in ${HOLDING}/<run-id>/)`
       : `merge into ${a.into}${a.body !== undefined ? ' (with the merged body)' : ''}; retire ${a.retire.join(', ')}; links to them now point at ${a.into}`;
-    case 'retire': return `retire ${a.retire.join(', ')} to ${HOLDING}/<run-id>/ and drop their index lines`;
+    case 'retire': return a.to !== undefined
+      ? `move ${a.retire.join(', ')}, byte for byte, to the end of ${a.to} (also kept in ${HOLDING}/<run-id>/)`
+      : `retire ${a.retire.join(', ')} to ${HOLDING}/<run-id>/ and drop their index lines`;
     case 'relink': return `${a.file}: links to ${a.from} now point at ${a.to}`;
     case 'fix-index': return `${a.file}: ${[
       a.remove.length ? `remove line${a.remove.length > 1 ? 's' : ''} ${a.remove.map((r) => r.line).join(', ')}` : '',
@@ -373,6 +382,27 @@ function mergeEntries(vault: Vault, into: string | null, retire: readonly string
     if (body.includes('\n§\n') || /^§$/m.test(body)) throw new Refusal('the merged body holds a § separator line');
     edits(target.file).replace.set(target.entry, body);
   }
+}
+
+/**
+ * A store's archive after entries move into it: each entry's bytes exactly as the store holds them,
+ * appended after what the archive holds (every byte of which stays), `§` lines between them.
+ */
+function archiveText(vault: Vault, to: string, retire: readonly string[]): string {
+  const existing = vault.byPath.get(to);
+  if (vault.otherFiles.has(to)) throw new Refusal(`${to} exists but is not a file memlint reads (ignored by the config?): it cannot be an archive`);
+  if (existing && existing.role !== 'note' && existing.role !== 'secondary-index') throw new Refusal(`${to} is the ${existing.role}, not an archive`);
+  if (existing) wholeText(existing);
+  const entries = retire.map((p) => {
+    const e = parseEntryPath(p)!;
+    const store = vault.byPath.get(e.file)!;
+    const chunk = storeChunks(store.text, store.bom).filter((c) => c.text !== '')[e.entry - 1]!;
+    return { text: store.text.slice(chunk.entryStart, chunk.entryEnd), crlf: store.crlf };
+  });
+  const eol = entries[0]!.crlf ? '\r\n' : '\n';
+  const body = entries.map((e) => e.text).join(`${eol}§${eol}`) + eol;
+  if (!existing || existing.text === '') return body;
+  return `${existing.text}${/\n$/.test(existing.text) ? '' : eol}§${eol}${body}`;
 }
 
 /**

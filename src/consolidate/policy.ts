@@ -28,8 +28,8 @@ export const MEASURED: Record<ItemKind, { readonly precision: number | null; rea
 /**
  * Kinds proposed when the config says nothing. Within a proposed kind a stage can still mark an item
  * info (a store's oldest entries). near-duplicate is proposed on a small sample (2 of 2): its merge
- * retires only notes whose text the kept one holds, into the holding folder. store-overflow proposes
- * only exact duplicate entries (nothing is lost); its oldest-entries item is info. index-overflow and
+ * retires only notes whose text the kept one holds, into the holding folder. store-overflow's plan loses
+ * no byte from the vault (duplicates, merges that keep every sentence, moves to the store's archive). index-overflow and
  * orphan measured 0.40 and 0.55 (independent labels, session 4): info until they reach PROPOSE_AT.
  */
 const DEFAULT_PROPOSED: ReadonlySet<ItemKind> = new Set(['dangling-link', 'near-duplicate', 'store-overflow']);

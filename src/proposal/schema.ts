@@ -37,7 +37,11 @@ const movedSection = z
 
 export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('merge'), into: relPath, retire: z.array(relPath).min(1), body: z.string().optional() }).strict(),
-  z.object({ type: z.literal('retire'), retire: z.array(relPath).min(1) }).strict(),
+  z.object({
+    type: z.literal('retire'),
+    retire: z.array(relPath).min(1),
+    to: relPath.optional().describe("Hermes entries only: the store's archive file (created or appended to) that receives the entries byte for byte, besides the holding folder"),
+  }).strict(),
   z.object({ type: z.literal('relink'), file: relPath, from: z.string().min(1), to: relPath }).strict(),
   z.object({ type: z.literal('fix-index'), file: relPath, remove: z.array(indexLine).default([]), add: z.array(z.string()).default([]), replace: z.array(lineRewrite).optional() }).strict(),
   z.object({ type: z.literal('split-index'), file: relPath, moves: z.array(movedSection).min(1) }).strict(),

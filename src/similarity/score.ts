@@ -8,6 +8,8 @@ import { containment, jaccard } from './text.js';
 export const THRESHOLDS = {
   /** At or above: the same note (guard refuses; consolidate proposes a merge; the Hermes rule warns). Config `guard.refuse` overrides it for guard. */
   duplicate: 0.6,
+  /** Containment at or above (with Jaccard below `duplicate`): one Hermes entry says what another already holds, close enough to merge when a store is over budget. */
+  entryContained: 0.85,
   /** At or above: guard lists the note as a match (config `guard.show`). */
   show: 0.35,
   /** At or above: close enough to read both notes' sentences for a contradiction. */

@@ -26,7 +26,7 @@ interface Block {
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
 const RULE_HEADING = /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|규칙|주의|금지|필수|规则|注意|禁止|必须|ルール|注意|禁止/i;
-const RULE_LINE = /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
+export const RULE_LINE = /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
 /** A section larger than this share of the line budget is split at its sub-headings or paragraphs. */
 const LARGEST_SHARE = 0.4;
 /** A moved section this long gets a topic note of its own; shorter ones share one. */

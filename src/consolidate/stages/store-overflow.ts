@@ -1,94 +1,163 @@
 /**
- * store-overflow: a Hermes store over its budget (or within its near-budget band). Which entries to
- * move out so it fits with headroom: exact duplicates first, then near duplicates (the shorter of a
- * pair), then the oldest entries (Hermes appends, so the first entries are the oldest). Moved
- * entries are kept in the holding folder by apply, as every retired entry is; undo restores them.
+ * store-overflow: a Hermes store over its budget. A plan that makes it fit with headroom, in steps
+ * a person can approve one by one (no two items touch the same entry):
+ *   1. exact duplicates (white space and case aside): the earlier copy goes, the latest stays;
+ *   2. true near duplicates: the shorter entry merges into the longer one, and the merged text keeps
+ *      every sentence the shorter one had that the longer one lacks (no fact is lost);
+ *   3. still too large: entries move, byte for byte, into the store's archive (`MEMORY-archive.md`
+ *      beside `MEMORY.md`: a file in the vault Hermes never loads), the oldest first, and rules,
+ *      warnings and user preferences only after every other entry.
+ * Sizes are counted as Hermes counts them (hermesChars: code points of the entries it loads).
+ * Every retired or moved entry is also kept in apply's holding folder; undo restores the bytes.
  */
-import { hermesChars, rewriteStore } from '../../vault/hermes.js';
 import { entryRef, parseEntryPath } from '../../proposal/refs.js';
+import { differsInDigitsOrNegation, SIMILAR } from '../../similarity/features.js';
+import { THRESHOLDS } from '../../similarity/score.js';
+import { sentences } from '../../similarity/text.js';
+import { codePoints, hermesChars, rewriteStore } from '../../vault/hermes.js';
+import type { HermesEntry } from '../../vault/model.js';
 import { defineStage, type ItemDraft } from '../stage.js';
+import { RULE_LINE } from './index-overflow.js';
 
-/** Similarity above which two entries say the same thing (the near-duplicate stage's pairs, strict end). */
-const NEAR = { jaccard: 0.6, containment: 0.85 };
 const normalize = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A sentence compared with another text: case, white space and its closing punctuation aside. */
+const sentenceKey = (t: string): string => normalize(t).replace(/[.!?。！？;:,]+$/, '');
+/** What the user likes or wants: with rules and warnings, the last to move out. */
+const PREFERENCE = /\b(prefers?|preferred|preferences?|likes?|dislikes?|wants?|hates?|favou?rite|expects?)\b|喜欢|偏好|希望/i;
+/** The store's archive: beside the store, a file Hermes never loads, so it costs no budget. */
+export const archiveOf = (store: string): string => store.replace(/\.md$/i, '-archive.md');
+/** A store keeps at least this many entries: fewer is not a store any more (and it keeps its `§` lines). */
+const MIN_KEPT = 2;
+
+const preview = (t: string): string => t.replace(/\s+/g, ' ').slice(0, 100);
 
 export const storeOverflow = defineStage({
   id: 'store-overflow',
-  description: 'Hermes stores over budget: which entries move out (exact duplicates, then near duplicates, then the oldest) so the store fits with headroom.',
+  description: 'Hermes stores over budget: exact duplicates, then near duplicates merged without losing a sentence, then the oldest entries (rules, warnings and preferences last) moved to the store\'s archive, until the store fits with headroom.',
   run(ctx) {
     const { vault } = ctx;
     const items: ItemDraft[] = [];
-    // Fits with the same headroom an index is given.
-    const target = (max: number): number => Math.floor(max * vault.config.index.headroom);
+    const noteIndex = new Map(ctx.notes.map((n, i) => [n.path, i]));
     for (const store of vault.stores) {
-      // Only a store past its budget (the near-budget band is hermes/near-budget's to report).
-      if (store.chars <= store.maxChars) continue;
+      // Only a store past its budget (the near-budget band is hermes/near-budget's to report); a store
+      // of one entry (no `§` lines) has nothing to merge or move: hermes/entry-too-large says so.
+      if (store.chars <= store.maxChars || store.entries.length < 2) continue;
       const file = vault.byPath.get(store.file)!;
+      const target = Math.floor(store.maxChars * vault.config.index.headroom);
       const remove = new Set<number>();
-      const why = new Map<number, string>();
-      /** Entries that stay as the copy of one that moves out: never moved as "oldest". */
-      const keepers = new Set<number>();
-      const charsAfter = (): number => hermesChars(rewriteStore(file.text, remove, new Map()));
-      const take = (n: number, reason: string): boolean => {
-        if (remove.has(n) || charsAfter() <= target(store.maxChars)) return false;
-        remove.add(n);
-        why.set(n, reason);
-        return true;
-      };
-      // 1. Exact duplicates (white space and case aside): the earlier copy goes, the latest stays.
+      const replace = new Map<number, string>();
+      const charsNow = (): number => hermesChars(rewriteStore(file.text, remove, replace, file.bom), file.bom);
+      const fits = (): boolean => charsNow() <= target;
+      /** Entries one item already acts on: no other item touches them. */
+      const touched = new Set<number>();
+      const base = { file: store.file, units: 'characters (code points of the entries Hermes loads, joined by "\\n§\\n")', maxChars: store.maxChars, target };
+
+      // 1. Exact duplicates: the earlier copy goes; the latest stays.
       const last = new Map<string, number>();
       for (const e of store.entries) last.set(normalize(e.text), e.index);
-      for (const e of store.entries) { const l = last.get(normalize(e.text))!; if (l !== e.index && take(e.index, `same text as entry ${l}`)) keepers.add(l); }
-      // 2. Near duplicates: of a pair, the shorter entry goes (the longer one says at least as much).
-      const index = new Map(ctx.notes.map((n, i) => [i, parseEntryPath(n.path)]));
-      const near = ctx.pairs
-        .filter((p) => p.jaccard >= NEAR.jaccard || p.containment >= NEAR.containment)
-        .map((p) => ({ a: index.get(p.a), b: index.get(p.b), score: Math.max(p.jaccard, p.containment) }))
-        .filter((p) => p.a && p.b && p.a.file === store.file && p.b.file === store.file)
-        .sort((x, y) => y.score - x.score);
-      for (const p of near) {
-        const [a, b] = [store.entries[p.a!.entry - 1]!, store.entries[p.b!.entry - 1]!];
-        if (remove.has(a.index) || remove.has(b.index)) continue;
-        const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
-        if (keepers.has(short.index)) continue;
-        if (take(short.index, `near duplicate of entry ${long.index} (similarity ${p.score.toFixed(2)})`)) keepers.add(long.index);
+      const dupes: { entry: number; why: string }[] = [];
+      const before1 = charsNow();
+      for (const e of store.entries) {
+        const l = last.get(normalize(e.text))!;
+        if (l === e.index || fits()) continue;
+        remove.add(e.index);
+        touched.add(e.index).add(l);
+        dupes.push({ entry: e.index, why: `same text as entry ${l}` });
       }
-      // Duplicates move out: the kept copy still says what they said, so approving this loses no fact.
-      const dupes = [...remove].sort((a, b) => a - b);
-      const afterDupes = charsAfter();
       if (dupes.length) {
+        const after = charsNow();
         items.push({
           kind: 'store-overflow',
-          paths: dupes.map((n) => entryRef(store.file, n)),
-          evidence: {
-            file: store.file, chars: store.chars, maxChars: store.maxChars, target: target(store.maxChars), kept: store.entries.length - dupes.length, charsAfter: afterDupes, fits: afterDupes <= store.maxChars,
-            entries: dupes.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
-          },
+          paths: dupes.map((d) => entryRef(store.file, d.entry)),
+          evidence: { ...base, step: 'exact duplicates', chars: before1, charsAfter: after, saves: before1 - after, fits: after <= store.maxChars, entries: dupes.map((d) => ({ ...d, text: preview(store.entries[d.entry - 1]!.text) })) },
           suggestion: 'retire',
-          action: { type: 'retire', retire: dupes.map((n) => entryRef(store.file, n)) },
+          action: { type: 'retire', retire: dupes.map((d) => entryRef(store.file, d.entry)) },
         });
       }
-      // 3. Still too large: the oldest entries are what Hermes would evict, but an old entry can be the
-      // user's name or the core setup. Never retired on approval: a person decides (review, no change).
-      const dupeSet = new Set(dupes);
-      // A store with one entry (no `§` separators) has no oldest entry to name: the whole store is one.
-      if (store.entries.length > 1) for (const e of store.entries) if (!keepers.has(e.index)) take(e.index, 'oldest entry: move it to an archive, merge it into another entry, or shorten it');
-      const oldest = [...remove].filter((n) => !dupeSet.has(n)).sort((a, b) => a - b);
-      if (oldest.length === 0) continue;
-      const after = charsAfter();
+
+      // 2. Near duplicates: the shorter entry merges into the longer, keeping its missing sentences.
+      const near = ctx.pairs
+        .filter((p) => p.jaccard >= THRESHOLDS.duplicate || p.containment >= THRESHOLDS.entryContained)
+        .map((p) => ({ p, a: parseEntryPath(ctx.notes[p.a]!.path), b: parseEntryPath(ctx.notes[p.b]!.path), score: Math.max(p.jaccard, p.containment) }))
+        .filter((x) => x.a?.file === store.file && x.b?.file === store.file)
+        .filter((x) => !differsInDigitsOrNegation(ctx.features[x.p.a]!.tokens(), ctx.features[x.p.b]!.tokens(), { sameStatement: x.p.jaccard >= SIMILAR.jaccard }))
+        .sort((x, y) => y.score - x.score || x.a!.entry - y.a!.entry || x.b!.entry - y.b!.entry);
+      for (const x of near) {
+        if (fits()) break;
+        const [a, b] = [store.entries[x.a!.entry - 1]!, store.entries[x.b!.entry - 1]!];
+        if (touched.has(a.index) || touched.has(b.index)) continue;
+        const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
+        const merged = mergedText(long, short, ctx.notes[noteIndex.get(entryRef(store.file, short.index))!]!);
+        if (merged === null) continue;
+        const { body, added } = merged;
+        const before = charsNow();
+        remove.add(short.index);
+        if (body !== long.text) replace.set(long.index, body);
+        const after = charsNow();
+        if (after >= before) { remove.delete(short.index); replace.delete(long.index); continue; }
+        touched.add(short.index).add(long.index);
+        items.push({
+          kind: 'store-overflow',
+          paths: [entryRef(store.file, long.index), entryRef(store.file, short.index)],
+          evidence: {
+            ...base, step: 'near duplicates', chars: before, charsAfter: after, saves: before - after, fits: after <= store.maxChars,
+            similarity: x.score, jaccard: x.p.jaccard, containment: x.p.containment,
+            kept: { entry: long.index, text: preview(long.text) },
+            merged: { entry: short.index, text: preview(short.text) },
+            sentencesAdded: added,
+          },
+          suggestion: 'merge',
+          action: { type: 'merge', into: entryRef(store.file, long.index), retire: [entryRef(store.file, short.index)], ...(body !== long.text ? { body } : {}) },
+        });
+      }
+
+      // 3. Move out to the archive, byte for byte: the oldest first (Hermes appends, so the first entries
+      // are the oldest); rules, warnings and user preferences only after every other entry.
+      if (fits()) continue;
+      const valued = (e: HermesEntry): boolean => RULE_LINE.test(e.text) || PREFERENCE.test(e.text);
+      const order = store.entries.filter((e) => !touched.has(e.index) && !remove.has(e.index)).sort((x, y) => Number(valued(x)) - Number(valued(y)) || x.index - y.index);
+      const before3 = charsNow();
+      const moved: { entry: number; why: string }[] = [];
+      for (const e of order) {
+        if (fits() || store.entries.length - remove.size <= MIN_KEPT) break;
+        remove.add(e.index);
+        moved.push({ entry: e.index, why: valued(e) ? 'a rule, warning or preference: moved only because the store does not fit without it' : 'oldest of the entries left' });
+      }
+      if (moved.length === 0) continue;
+      const after3 = charsNow();
+      const archive = archiveOf(store.file);
+      const refs = moved.map((m) => entryRef(store.file, m.entry));
       items.push({
         kind: 'store-overflow',
-        paths: oldest.map((n) => entryRef(store.file, n)),
+        paths: [...refs, archive],
         evidence: {
-          file: store.file, chars: afterDupes, maxChars: store.maxChars, target: target(store.maxChars), charsIfMoved: after,
-          entries: oldest.map((n) => ({ entry: n, why: why.get(n), text: store.entries[n - 1]!.text.replace(/\s+/g, ' ').slice(0, 100) })),
+          ...base, step: 'move to the archive', archive, archiveExists: vault.byPath.has(archive), chars: before3, charsAfter: after3, saves: before3 - after3, fits: after3 <= store.maxChars,
+          entries: moved.map((m) => ({ ...m, chars: codePoints(store.entries[m.entry - 1]!.text), text: preview(store.entries[m.entry - 1]!.text) })),
         },
-        suggestion: 'review',
-        action: { type: 'keep' },
-        // Age is not value (the oldest entries hold the user's name and core setup): a person decides.
-        info: 'the oldest entries are what Hermes would evict first; age is not value, so this only shows what would have to go for the store to fit',
+        suggestion: 'retire',
+        action: { type: 'retire', retire: refs, to: archive },
       });
     }
     return items;
   },
 });
+
+/**
+ * The longer entry's text with every sentence of the shorter one it lacks appended, or null when the
+ * shorter entry holds text that is not in a sentence (a code block, a table row): merging could lose it.
+ */
+function mergedText(long: HermesEntry, short: HermesEntry, note: Parameters<typeof sentences>[0]): { body: string; added: number } | null {
+  const have = sentenceKey(long.text);
+  let rest = normalize(short.text);
+  const missing: string[] = [];
+  for (const s of sentences(note)) {
+    const key = sentenceKey(s.text);
+    const at = rest.indexOf(normalize(s.text));
+    if (at === -1) return null;
+    rest = rest.slice(0, at) + rest.slice(at + normalize(s.text).length);
+    if (key && !have.includes(key)) missing.push(s.text.trim());
+  }
+  // Every letter and digit of the shorter entry must be in one of its sentences.
+  if (/[\p{L}\p{N}]/u.test(rest)) return null;
+  return { body: missing.length ? `${long.text} ${missing.join(' ')}` : long.text, added: missing.length };
+}
