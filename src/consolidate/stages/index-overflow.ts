@@ -176,7 +176,8 @@ export function titleText(s: string, max = 70): string {
   return cutAtWord(t, max, ' ', '…');
 }
 
-function cutAtWord(t: string, max: number, sep: string, mark: string): string {
+/** The text cut to at most `max` characters at a `sep`, with `mark` added when cut. */
+export function cutAtWord(t: string, max: number, sep: string, mark: string): string {
   const chars = [...t];
   if (chars.length <= max) return t;
   const head = chars.slice(0, max + 1).join('');
