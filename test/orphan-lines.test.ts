@@ -50,3 +50,13 @@ describe('orphan: which notes get an index line', () => {
     expect(String(items.find((i) => i.notes[0]!.path === 'imaging-progress.md')?.evidence.why)).toMatch(/working log/);
   });
 });
+
+describe('orphan: room in an index past its headroom but under both limits', () => {
+  it('adds lines up to just below where a split would be proposed (98%), rules first', () => {
+    const items = orphans('room-below-split').filter((i) => added(i).length > 0);
+    const paths = items.map((i) => i.notes[0]!.path);
+    // 185 lines now; a split is proposed from 196 (98% of 200): 10 lines fit.
+    expect(paths).toHaveLength(10);
+    for (let k = 1; k <= 6; k++) expect(paths).toContain(`z_feedback_${k}.md`);
+  });
+});
