@@ -5,6 +5,7 @@
  * index already writes its lines. Measured against an independent reader's labels of the corpus
  * (docs/proposal-precision.md): the index lines that reader rejected were for such notes.
  */
+import { escapeText, linkTarget } from '../../catalog/build.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
 import { cutAtWord } from './index-overflow.js';
 
@@ -54,8 +55,6 @@ interface Style {
 
 const DEFAULT_STYLE: Style = { bullet: '- ', label: 'name', dotSlash: false, sep: ' — ', maxDescription: 200 };
 const MD_LINK = /^\[((?:\\.|[^\]\\])*)\]\((<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)/;
-const escapeText = (s: string): string => s.replace(/[[\]\\]/g, (c) => `\\${c}`);
-const linkTarget = (path: string): string => (/[\s()<>]/.test(path) ? `<${path.replace(/[<>]/g, (c) => encodeURIComponent(c))}>` : path);
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const top = <T>(counts: Map<T, number>, dflt: T): T => [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? dflt;
 const bump = <T>(m: Map<T, number>, k: T): void => { m.set(k, (m.get(k) ?? 0) + 1); };
