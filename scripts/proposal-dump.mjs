@@ -4,7 +4,11 @@
  * can label without reading memlint's code: what each item proposes, the notes it names (paths to
  * open), its evidence, and an empty label line (useful / noise + a one-line reason).
  *
- *   npm run build && node scripts/proposal-dump.mjs [--corpus DIR] [--out DIR] [--only SUBSTRING]
+ *   npm run build && node scripts/proposal-dump.mjs [--corpus DIR] [--out DIR] [--only SUBSTRING] [--propose KIND,KIND]
+ *
+ * --propose writes `consolidate.propose.<kind>: true` into each copy's memlint.config.json (when the vault
+ * has none), so kinds that are info by default show as they would be proposed (status `proposed`; items a
+ * stage itself holds back stay `info`, with the stage's reason).
  *
  * Defaults: corpus ../shared/corpus beside the worktree, out /tmp/proposal-dump. Each vault is
  * copied to OUT/vaults/<kind>/<name> first (consolidate is read-only, the copy makes that moot) and
@@ -26,6 +30,7 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const corpus = resolve(opt('--corpus', join(repo, '..', '..', 'shared', 'corpus')));
 const out = resolve(opt('--out', '/tmp/proposal-dump'));
 const only = opt('--only', '');
+const propose = opt('--propose', '').split(',').filter(Boolean);
 const cli = join(repo, 'dist', 'cli.js');
 if (!existsSync(cli)) { console.error('proposal-dump: run `npm run build` first (dist/cli.js is missing)'); process.exit(2); }
 if (!existsSync(corpus)) { console.error(`proposal-dump: no corpus at ${corpus} (pass --corpus DIR)`); process.exit(2); }
@@ -45,6 +50,8 @@ const rows = [];
 for (const v of vaults.filter((x) => x.label.includes(only))) {
   const copy = join(out, 'vaults', v.label);
   cpSync(v.src, copy, { recursive: true, filter: (p) => !p.split('/').includes('.memlint') });
+  const config = join(copy, 'memlint.config.json');
+  if (propose.length && !existsSync(config)) writeFileSync(config, `${JSON.stringify({ consolidate: { propose: Object.fromEntries(propose.map((k) => [k, true])) } })}\n`);
   const t0 = Date.now();
   let proposal;
   try {

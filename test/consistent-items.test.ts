@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConflicts } from '../src/consolidate/run.js';
+import { resolveConflicts } from '../src/consolidate/consolidate.js';
 import type { ItemDraft } from '../src/consolidate/stage.js';
 import { editProposal } from './helpers/proposal.js';
 import { copyToTemp, runMain } from './helpers/run.js';

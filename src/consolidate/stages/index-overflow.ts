@@ -20,20 +20,40 @@ interface Block {
   readonly from: number;
   readonly to: number;
   readonly heading: string | null;
+  /** The heading path above this block when its section was too large to move whole (`A › B`), else null. */
+  readonly parent: string | null;
+  /** A split section's heading line and intro: stays in the index, so the subsections kept under it keep their context. */
+  readonly anchor?: boolean;
+  /** Most of its lines are links (a "Quick Links" list): moved only after every prose section. */
+  readonly links: boolean;
   readonly score: number;
 }
 
+type RawBlock = Omit<Block, 'score' | 'links'>;
+
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
-const RULE_HEADING = /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|규칙|주의|금지|필수|规则|注意|禁止|必须|ルール|注意|禁止/i;
+const RULE_HEADING = /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|non-negotiable|locked|규칙|주의|금지|필수|원칙|规则|注意|禁止|必须|ルール|注意|禁止/i;
 export const RULE_LINE = /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
+const LINK = /\[[^\]]*\]\([^)\s]+[^)]*\)|\[\[[^\]]+\]\]/;
+const LINK_HEADING = /\b(?:quick ?links?|links?|see also|navigation|related|index)\b/i;
 /** A section larger than this share of the line budget is split at its sub-headings or paragraphs. */
 const LARGEST_SHARE = 0.4;
 /** A moved section this long gets a topic note of its own; shorter ones share one. */
 const OWN_NOTE_LINES = 8;
+/**
+ * An index past the warning headroom but under both limits loads whole today: a split is proposed
+ * only past this share of a limit (a reader labelled a split of a 117-line, 92%-of-bytes index noise).
+ */
+export const PROPOSE_SHARE = 0.98;
 
-/** Line ranges of the index: sections under headings; a heading-less run splits at blank lines. */
-function blocks(lines: readonly string[], from: number, to: number, level: number, maxLines: number, out: { from: number; to: number; heading: string | null }[]): void {
+/**
+ * Line ranges of the index: sections under headings; a heading-less run splits at blank lines. A
+ * section too large to move whole is split at its sub-headings, but its heading line (and the
+ * intro above the first sub-heading) stays as an anchor: what is kept under it still reads as part
+ * of it, and what moves goes to a note named after it.
+ */
+function blocks(lines: readonly string[], from: number, to: number, level: number, maxLines: number, parent: string | null, out: RawBlock[]): void {
   if (from > to) return;
   const inFence = fenceMap(lines);
   const heads: number[] = [];
@@ -61,25 +81,43 @@ function blocks(lines: readonly string[], from: number, to: number, level: numbe
     let b = end;
     while (b > a && lines[b - 1]!.trim() === '') b--;
     const size = b - a + 1;
+    const path = heading === null ? parent : parent ? `${parent} › ${heading}` : heading;
     if (size > maxLines * LARGEST_SHARE && (heads.length > 0 || ranges.length > 1)) {
-      // Split a large section further; its heading line stays with the first part.
-      const sub: { from: number; to: number; heading: string | null }[] = [];
-      blocks(lines, heading === null ? a : a + 1, b, heading === null ? level : minLevel, maxLines, sub);
+      const sub: RawBlock[] = [];
+      blocks(lines, heading === null ? a : a + 1, b, heading === null ? level : minLevel, maxLines, path, sub);
       if (sub.length > 1) {
-        if (heading !== null) sub[0] = { from: a, to: sub[0]!.to, heading };
-        else if (sub[0]!.from > a) sub[0] = { ...sub[0]!, from: a };
-        out.push(...sub.map((s, k) => ({ ...s, heading: s.heading ?? (heading !== null && k > 0 ? `${heading} (part ${k + 1})` : s.heading) })));
+        if (heading !== null) {
+          // The heading line and the intro before the first sub-heading stay: the anchor.
+          const firstHeaded = sub.findIndex((x) => x.heading !== null && x.parent === path);
+          const anchorTo = firstHeaded > 0 ? sub[firstHeaded]!.from - 1 : a;
+          out.push({ from: a, to: anchorTo, heading, parent, anchor: true });
+          out.push(...sub.filter((x) => x.from > anchorTo));
+        } else out.push(...sub);
         continue;
       }
     }
     if (size > maxLines * LARGEST_SHARE && heads.length === 0 && ranges.length === 1) {
       // One long list with no blank line: fixed chunks, so a part of it can move.
       const chunk = Math.max(5, Math.floor(maxLines * 0.1));
-      for (let s = a; s <= b; s += chunk) out.push({ from: s, to: Math.min(b, s + chunk - 1), heading });
+      for (let s = a; s <= b; s += chunk) out.push({ from: s, to: Math.min(b, s + chunk - 1), heading: null, parent: path });
       continue;
     }
-    out.push({ from: a, to: b, heading });
+    out.push({ from: a, to: b, heading, parent });
   }
+}
+
+/** Most of the block's content lines carry a link (or it is headed as a link list). */
+function isLinkList(lines: readonly string[], b: RawBlock): boolean {
+  let content = 0;
+  let linked = 0;
+  for (let i = b.from; i <= b.to; i++) {
+    const l = lines[i - 1]!;
+    if (l.trim() === '' || HEADING.test(l)) continue;
+    content++;
+    if (LINK.test(l)) linked++;
+  }
+  if (content === 0) return false;
+  return linked / content >= 0.6 || (b.heading !== null && LINK_HEADING.test(b.heading) && linked > 0);
 }
 
 function fenceMap(lines: readonly string[]): boolean[] {
@@ -106,7 +144,7 @@ function linkTypesByLine(vault: Vault, index: VaultFile, lineCount: number): { f
   return { feedback, user };
 }
 
-function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readonly string[], b: { from: number; to: number; heading: string | null }, total: number): number {
+function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readonly string[], b: RawBlock, total: number): number {
   let rules = 0;
   let feedbackLinks = 0;
   let userLinks = 0;
@@ -117,10 +155,42 @@ function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readon
   }
   const size = b.to - b.from + 1;
   const feedback = feedbackLinks + 0.7 * userLinks;
-  return (b.heading && RULE_HEADING.test(b.heading) ? 100 : 0) + 60 * (rules / size) + 30 * Math.min(1, feedback / size) - 5 * (b.from / total);
+  // A subsection of a rules section is a rule too.
+  const headed = `${b.parent ?? ''} ${b.heading ?? ''}`;
+  return (RULE_HEADING.test(headed) ? 100 : 0) + 60 * (rules / size) + 30 * Math.min(1, feedback / size) - 5 * (b.from / total);
 }
 
-const slug = (s: string): string => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+/**
+ * A heading or first line as a title: links read as their text, emphasis and code marks go (an
+ * underscore inside a word stays), and a long title ends at a whole word with an ellipsis.
+ */
+export function titleText(s: string, max = 70): string {
+  const t = s
+    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]/g, (_m, a: string, b: string | undefined) => b ?? a)
+    .replace(/\*\*|`|(?<![\p{L}\p{N}])__|__(?![\p{L}\p{N}])/gu, '')
+    .replace(/[[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cutAtWord(t, max, ' ', '…');
+}
+
+/** The text cut to at most `max` characters at a `sep`, with `mark` added when cut. */
+export function cutAtWord(t: string, max: number, sep: string, mark: string): string {
+  const chars = [...t];
+  if (chars.length <= max) return t;
+  const head = chars.slice(0, max + 1).join('');
+  const at = head.lastIndexOf(sep);
+  const cut = at > head.length / 2 ? head.slice(0, at) : chars.slice(0, max).join('');
+  return `${cut.replace(/[\s,;:.\-–—(]+$/u, '')}${mark}`;
+}
+
+/** A file-name stem from a title: letters and digits of any script, accents dropped, ending at a whole word. */
+const slug = (s: string, max = 48): string => {
+  const full = s.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  return cutAtWord(full, max, '-', '');
+};
 const yamlString = (s: string): string => JSON.stringify(s);
 
 /** The shape most of the vault's notes use for front matter, written the same way. */
@@ -238,15 +308,16 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
     if (!info || !index) return none;
     const headroom = vault.config.index.headroom;
     const fits = (i: Pick<IndexInfo, 'lines' | 'maxLines' | 'bytes' | 'maxBytes'>): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
-    if (fits(info)) return none;
+    // Under both limits and not at the cut: the whole index loads today (check's near-budget warns).
+    if (info.lines < info.maxLines * PROPOSE_SHARE && info.bytes < info.maxBytes * PROPOSE_SHARE) return none;
     const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
     if (lines.length && lines[lines.length - 1] === '') lines.pop();
     // The title (a first-line `#` heading) always stays.
     const first = HEADING.exec(lines[0] ?? '')?.[1] === '#' ? 2 : 1;
-    const raw: { from: number; to: number; heading: string | null }[] = [];
-    blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), raw);
+    const raw: RawBlock[] = [];
+    blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), null, raw);
     const byLine = linkTypesByLine(vault, index, lines.length);
-    const all: Block[] = raw.map((b) => ({ ...b, score: score(byLine, lines, b, lines.length) }));
+    const all: Block[] = raw.map((b) => ({ ...b, links: isLinkList(lines, b), score: score(byLine, lines, b, lines.length) }));
     // Orphans' index lines are not counted here: the orphans stage measures its room after these moves.
     const orphans: string[] = [];
     const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
@@ -256,25 +327,43 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
       return vault.config.types.includes(t) ? t : (vault.config.types[0] ?? t);
     };
     const titles = new Map<Block, string>();
+    // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
     const titleOf = (b: Block): string => {
       let t = titles.get(b);
       if (t === undefined) {
-        t = (b.heading ?? lines[b.from - 1]!.replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')).replace(/[[\]`*_]/g, '').trim().slice(0, 70) || `lines ${b.from}-${b.to}`;
+        t = titleText(maskSecrets(b.heading ?? lines[b.from - 1]!)) || `lines ${b.from}-${b.to}`;
         titles.set(b, t);
       }
       return t;
     };
+    /** The last heading of a parent path, as a title. */
+    const parentTitle = (p: string): string => titleText(maskSecrets(p.split(' › ').pop()!));
     const escape = (t: string): string => t.replace(/[[\]\\]/g, (c) => `\\${c}`);
-    const noteFor = new Map<Block, string>();
-    const fresh = (base: string): string => {
-      let stem = base;
-      for (let n = 2; taken.has(`${stem}.md`); n++) stem = `${base}-${n}`;
-      taken.add(`${stem}.md`);
-      return `${stem}.md`;
+    /**
+     * A new note's name from its title: the short stem, else the longer one (titles that differ only
+     * late), else the stem with the index's line numbers: never a bare `-2` beside an existing note.
+     */
+    const fresh = (title: string, b: Block): string => {
+      const short = slug(title);
+      const tries = short ? [short, slug(title, 100), `${short}-lines-${b.from}-${b.to}`] : [`lines-${b.from}-${b.to}`];
+      for (const t of tries) if (!taken.has(`memory-${t}.md`)) { taken.add(`memory-${t}.md`); return `memory-${t}.md`; }
+      let n = 2;
+      while (taken.has(`memory-${tries[0]}-${n}.md`)) n++;
+      taken.add(`memory-${tries[0]}-${n}.md`);
+      return `memory-${tries[0]}-${n}.md`;
     };
-    let shared: string | null = null;
+    /** A list of titles for a pointer or description, cut at a title with how many more there are. */
+    const listOf = (ts: readonly string[], max: number): string => {
+      let list = '';
+      for (let k = 0; k < ts.length; k++) {
+        const next = (list ? `${list}; ` : '') + ts[k]!;
+        if (next.length > max && list) return `${list}; and ${ts.length - k} more`;
+        list = next;
+      }
+      return list;
+    };
+    const noteFor = new Map<string, string>();
     const moved = new Set<Block>();
-    /** A large section gets a topic note of its own; small ones share one note and one pointer line. */
     // A section's own move depends on nothing else: made once (render runs once per section moved).
     const ownMoves = new Map<Block, Move>();
     const slices = new Map<Block, string[]>();
@@ -283,34 +372,27 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
       if (!l) { l = lines.slice(b.from - 1, b.to); slices.set(b, l); }
       return l;
     };
+    /**
+     * Where a moved block goes: the subsections of one split section go to one note named after it
+     * (so they still say what they are about); a large top-level section gets a note of its own; the
+     * small top-level ones share one.
+     */
+    const groupOf = (b: Block): string => (b.parent !== null ? `parent:${b.parent}` : b.to - b.from + 1 >= OWN_NOTE_LINES ? `own:${b.from}` : 'more');
     const render = (): Move[] => {
       const blocks = [...moved].sort((a, b) => a.from - b.from);
-      const small = blocks.filter((b) => b.to - b.from + 1 < OWN_NOTE_LINES);
-      // What the shared note's first section carries, from all the small sections: computed once per render.
-      let smallFacts: { total: number; titles: string[]; list: string; description: string } | null = null;
-      const factsOfSmall = (): { total: number; titles: string[]; list: string; description: string } => {
-        if (smallFacts) return smallFacts;
-        const total = small.reduce((n, x) => n + x.to - x.from + 1, 0);
-        const titles = small.map((x) => maskSecrets(titleOf(x)));
-        let list = '';
-        for (const t of titles) { if (list.length + t.length > 90) { list += '; …'; break; } list += (list ? '; ' : '') + t; }
-        const description = `Sections moved from ${index.path} (${small.length} sections, ${total} lines) to keep the index within its budget: ${titles.join('; ')}`.slice(0, 300);
-        return (smallFacts = { total, titles, list, description });
-      };
+      const groups = new Map<string, Block[]>();
+      for (const b of blocks) { const g = groupOf(b); groups.set(g, [...(groups.get(g) ?? []), b]); }
       const moves: Move[] = [];
       for (const b of blocks) {
-        const size = b.to - b.from + 1;
-        const own = size >= OWN_NOTE_LINES;
-        let note = noteFor.get(b);
-        if (!note) {
-          note = own ? fresh(`memory-${slug(maskSecrets(b.heading ?? '')) || `lines-${b.from}-${b.to}`}`) : (shared ??= fresh('memory-more'));
-          noteFor.set(b, note);
-        }
-        if (own) {
+        const g = groupOf(b);
+        const members = groups.get(g)!;
+        if (g.startsWith('own:')) {
           let move = ownMoves.get(b);
           if (!move) {
-            // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
-            const title = maskSecrets(titleOf(b));
+            const size = b.to - b.from + 1;
+            const title = titleOf(b);
+            let note = noteFor.get(g);
+            if (!note) { note = fresh(title, b); noteFor.set(g, note); }
             const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
             move = { from: b.from, lines: linesOf(b), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` };
             ownMoves.set(b, move);
@@ -318,19 +400,45 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
           moves.push(move);
           continue;
         }
-        const firstSmall = small[0] === b;
-        if (!firstSmall) {
-          moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' });
+        const head = members[0]!;
+        let note = noteFor.get(g);
+        if (!note) { note = g === 'more' ? fresh('more', head) : fresh(parentTitle(head.parent!), head); noteFor.set(g, note); }
+        if (b !== head) { moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' }); continue; }
+        const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
+        const ts = members.map(titleOf);
+        const kind = members.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference';
+        const sections = `${members.length} section${members.length > 1 ? 's' : ''}, ${total} lines`;
+        if (g === 'more') {
+          const description = `Sections moved from ${index.path} (${sections}) to keep the index within its budget: ${listOf(ts, 240)}`;
+          moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: write(`More from ${index.path}`, description, kind), pointer: `- [More from ${index.path}: ${escape(listOf(ts, 500))}](${note}) — ${sections} moved here` });
           continue;
         }
-        const { total, list, description } = factsOfSmall();
+        // The subsections of one section: the note says, by its name and first heading, what they are part of.
+        const path = titleText(maskSecrets(head.parent!), 200);
+        const parent = parentTitle(head.parent!);
+        const description = `Part of "${path}" in ${index.path}, moved to keep the index within its budget (${sections}): ${listOf(ts, 240)}`;
+        const fm = write(parent, description, kind);
         moves.push({
           from: b.from, lines: linesOf(b), note,
-          frontmatter: firstSmall ? write(`More from ${index.path}`, description, small.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference') : '',
-          pointer: firstSmall ? `- [More from ${index.path}: ${escape(list)}](${note}) — ${small.length} section${small.length > 1 ? 's' : ''}, ${total} lines moved here` : '',
+          frontmatter: `${fm}# ${path}\n\n`,
+          pointer: `- [${escape(parent)}: ${escape(listOf(ts, 240))}](${note}) — ${sections} moved here`,
         });
       }
-      return moves;
+      return joinAdjacent(moves);
+    };
+    /** Sections bound for one note with only blank lines between them move as one: no run of blank lines is left behind. */
+    const joinAdjacent = (moves: Move[]): Move[] => {
+      const out: Move[] = [];
+      for (const m of moves) {
+        const prev = out[out.length - 1];
+        const end = prev ? prev.from + prev.lines.length : 0;
+        if (prev && prev.note === m.note && end <= m.from && lines.slice(end - 1, m.from - 1).every((l) => l.trim() === '')) {
+          out[out.length - 1] = { ...prev, lines: lines.slice(prev.from - 1, m.from - 1 + m.lines.length) };
+          continue;
+        }
+        out.push(m);
+      }
+      return out;
     };
     const candidate = (moves: readonly Move[]): string[] => {
       const at = new Map(moves.map((m) => [m.from, m]));
@@ -342,9 +450,12 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
       }
       return [...out, ...orphans];
     };
-    // Least needed first (in bands, so that a larger section of equal need moves first: fewer notes).
+    // Prose before link lists (links keep notes reachable from the index); then least needed first,
+    // in bands, so that a larger section of equal need moves first (fewer notes).
     const band = (b: Block): number => Math.floor(b.score / 20);
-    const order = all.filter((b) => b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200).sort((a, b) => band(a) - band(b) || (b.to - b.from) - (a.to - a.from) || b.from - a.from);
+    const order = all
+      .filter((b) => !b.anchor && (b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200))
+      .sort((a, b) => Number(a.links) - Number(b.links) || band(a) - band(b) || (b.to - b.from) - (a.to - a.from) || b.from - a.from);
     let after = measure(vault, index, candidate([]));
     const bound = lowerBound(vault, index, lines, orphans);
     for (const b of order) {
@@ -359,11 +470,19 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
     if (moved.size === 0) return none;
     const moves = render();
     const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
+    const overLines = Math.max(0, info.lines - info.maxLines);
+    const overBytes = Math.max(0, info.bytes - info.maxBytes);
+    const unit = info.measure === 'utf16' ? 'UTF-16 units' : 'bytes';
+    const over = [
+      overLines > 0 ? `${overLines} lines over the ${info.maxLines}-line limit (the last ${overLines} lines never load)` : '',
+      overBytes > 0 ? `${overBytes} ${unit} over the ${info.maxBytes}-${unit} limit (the text past it never loads)` : '',
+    ].filter(Boolean);
+    const why = `${index.path} reads ${info.lines} lines and ${info.bytes} ${unit}: ${over.length ? over.join('; ') : `under both limits but at ${Math.round(100 * Math.max(info.lines / info.maxLines, info.bytes / info.maxBytes))}% of one`}. After the moves: ${after.lines} lines, ${after.bytes} ${unit}.`;
     return { linesAfter: candidate(moves), items: [{
       kind: 'index-overflow',
       paths: [index.path],
       evidence: {
-        lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, headroom,
+        why, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, overLines, overBytes, headroom,
         linesAfter: after.lines, bytesAfter: after.bytes, fits: fits(after), lostEntries: info.lostEntries.length,
         moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
         kept: kept.slice(0, 20),

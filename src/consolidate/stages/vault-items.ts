@@ -1,11 +1,11 @@
 /** Items from the checker's vault-level view: orphans, dangling index links (index overflow: index-overflow.ts). */
-import { catalogLine } from '../../catalog/build.js';
 import { notesUnderRules, reachability } from '../../rules/reachability.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
 import { vaultFromText } from '../../vault/from-text.js';
 import { citations } from '../citations.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
-import { planSplit } from './index-overflow.js';
+import { planSplit, PROPOSE_SHARE } from './index-overflow.js';
+import { indexLineWriter, notStanding } from './orphan-lines.js';
 
 /** Notes no index reaches. */
 export function orphanNotes(vault: Vault): VaultFile[] {
@@ -60,7 +60,7 @@ export function supersededOrphans(ctx: Pick<StageContext, 'vault' | 'features' |
  * index-budget code on the index as it will read after the index-overflow item's moves; the others
  * are counted, not proposed (an index pushed over its budget would lose lines the agent reads today).
  */
-export function orphansWithRoom(vault: Vault, all: readonly VaultFile[]): { notes: VaultFile[]; left: number } {
+export function orphansWithRoom(vault: Vault, all: readonly VaultFile[], lineFor: (note: VaultFile) => string): { notes: VaultFile[]; left: number } {
   const index = vault.index;
   if (!index || all.length === 0) return { notes: [], left: 0 };
   const headroom = vault.config.index.headroom;
@@ -68,10 +68,16 @@ export function orphansWithRoom(vault: Vault, all: readonly VaultFile[]): { note
   const nl = index.crlf ? '\r\n' : '\n';
   const text0 = split ? `${index.bom ? '\uFEFF' : ''}${split.join(nl)}${split.length ? nl : ''}` : index.text;
   const base = text0.endsWith('\n') || text0 === '' ? text0 : `${text0}\n`;
+  // An index already past the headroom that no split is proposed for (it is under both limits) may
+  // still take lines up to just below where a split would be proposed: never into it.
+  const now = split ? null : vault.indexInfo;
+  const past = now !== null && (now.lines > Math.floor(now.maxLines * headroom) || now.bytes > Math.floor(now.maxBytes * headroom));
   const fits = (k: number): boolean => {
-    const text = base + all.slice(0, k).map((n) => `${catalogLine(n)}\n`).join('');
+    const text = base + all.slice(0, k).map((n) => `${lineFor(n)}\n`).join('');
     const info = vaultFromText(vault.root, vault.config, [{ path: index.path, text, role: 'index' }]).indexInfo!;
-    return info.lines <= Math.floor(info.maxLines * headroom) && info.bytes <= Math.floor(info.maxBytes * headroom);
+    return past
+      ? info.lines < info.maxLines * PROPOSE_SHARE && info.bytes < info.maxBytes * PROPOSE_SHARE
+      : info.lines <= Math.floor(info.maxLines * headroom) && info.bytes <= Math.floor(info.maxBytes * headroom);
   };
   // The largest k that fits (binary search: the measure grows with k).
   let lo = 0;
@@ -100,27 +106,46 @@ export const orphans = defineStage({
         info: `not indexed: ${s.why}; retire it, or merge what it adds, if it is stale`,
       });
     }
-    // A dated log (a session's or a day's notes) is often superseded by later work: a person reads it
-    // before the index links it (labelled on the corpus: 12 of 23 dated orphans worth a line, 10 of 11 undated).
+    // Notes whose own text says they are not standing memory, dated logs (a session's or a day's
+    // notes), notes that do not read as text and second notes under an indexed note's name get no
+    // line: an independent reader rejected the lines proposed for such notes (docs/proposal-precision.md).
+    const lineFor = indexLineWriter(vault);
+    const reachedNames = new Map<string, string>();
+    const isOrphan = new Set(all.map((n) => n.path));
+    for (const n of notesUnderRules(vault)) if (!isOrphan.has(n.path) && n.meta.name) reachedNames.set(n.meta.name.trim().toLowerCase(), n.path);
+    const skipped = new Map<string, string>();
     for (const note of all) {
-      if (superseded.has(note.path) || !datedName(note.path)) continue;
+      if (superseded.has(note.path)) continue;
+      const twin = note.meta.name ? reachedNames.get(note.meta.name.trim().toLowerCase()) : undefined;
+      const dated = datedName(note.path);
+      const why = note.problem ? `its bytes do not read as text (${note.problem.kind}): fix the file first`
+        : twin ? `${twin}, which the index reaches, has the same name: merge the two rather than index both`
+        : notStanding(note) ?? (dated ? `a dated log (${dated.text} in its file name), usually superseded by later work` : null);
+      if (why) skipped.set(note.path, why);
+    }
+    for (const [path, why] of skipped) {
+      const inbound = ctx.inbound.get(path) ?? 0;
+      const dated = datedName(path);
       items.push({
-        kind: 'orphan', paths: [note.path, index], evidence: { reachableFrom: [], indexFile: index, dated: datedName(note.path)!.text },
-        suggestion: 'relink', action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note)] } : { type: 'keep' },
-        info: 'a dated log (a date in its file name): often superseded by later work, so a person reads it before the index links it',
-        dependsOnManifest: Boolean(vault.index),
+        kind: 'orphan', paths: [path],
+        evidence: { reachableFrom: [], indexFile: index, inbound, why, ...(dated ? { dated: dated.text } : {}) },
+        suggestion: 'review', action: { type: 'keep' },
+        info: `not indexed: ${why}; ${inbound ? `${inbound} note${inbound > 1 ? 's' : ''} link${inbound > 1 ? '' : 's'} it` : 'no note links it'}. Retire it if it is finished, or add an index line if it still holds`,
       });
     }
-    const candidates = all.filter((n) => !superseded.has(n.path) && !datedName(n.path));
-    const { notes, left } = vault.index ? orphansWithRoom(vault, candidates) : { notes: candidates, left: 0 };
+    // When the room is short, rules and the user's facts first (the kinds a reader found worth a line).
+    const rank = (n: VaultFile): number => { const k = ['feedback', 'user', 'reference'].indexOf(n.meta.type ?? ''); return k < 0 ? 3 : k; };
+    const candidates = all.filter((n) => !superseded.has(n.path) && !skipped.has(n.path)).sort((a, b) => rank(a) - rank(b));
+    const { notes, left } = vault.index ? orphansWithRoom(vault, candidates, lineFor) : { notes: candidates, left: 0 };
     if (left > 0) summary.orphansWithoutRoom = { count: left, reason: `${index} has no room left in its budget for more lines (after the index-overflow moves); these orphans are not proposed` };
+    if (skipped.size > 0) summary.orphansNotIndexed = { count: skipped.size, reason: 'their own text says they are finished, a hand-off, a working log or temporary; or they are dated logs, undecodable, or share an indexed note\'s name: shown as info' };
     for (const note of notes) {
       items.push({
         kind: 'orphan',
         paths: vault.index ? [note.path, index] : [note.path],
         evidence: { reachableFrom: [], indexFile: index },
         suggestion: 'relink',
-        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [catalogLine(note)] } : { type: 'retire', retire: [note.path] },
+        action: vault.index ? { type: 'fix-index', file: index, remove: [], add: [lineFor(note)] } : { type: 'retire', retire: [note.path] },
         dependsOnManifest: Boolean(vault.index),
       });
     }
