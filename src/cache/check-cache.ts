@@ -186,10 +186,10 @@ export class CheckCache implements ParseCache {
     this.header.shape = shape;
   }
 
-  resolvedLinks(path: string): readonly Link[] | undefined {
+  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
-    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4])) : undefined;
+    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4], suggest)) : undefined;
   }
 
   /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */

@@ -1,6 +1,6 @@
 /** Where a link points: markdown links by path, wikilinks by stem, then name, then folded spelling. */
 import { posix } from 'node:path';
-import type { Resolution } from './model.js';
+import type { Link, Resolution } from './model.js';
 import type { ScannedLink } from './scan.js';
 import { count } from '../util/counters.js';
 
@@ -46,6 +46,31 @@ export function buildLookup(notes: readonly { path: string; stem: string; name: 
     return folded;
   };
   return { markdown: new Set(markdown), other: new Set(other), byStem, byName, byFolded };
+}
+
+/** Links whose did-you-mean has not been asked for yet (see `lazyLink`). */
+const pending = new WeakSet<Link>();
+
+/** Whether reading `link.suggestion` would run did-you-mean now (it has not been read yet). */
+export const suggestionPending = (link: Link): boolean => pending.has(link);
+
+/**
+ * A frozen link whose `suggestion` is computed by `suggest` on first read, then kept: did-you-mean is
+ * an index search per distinct target, and many missing links are never shown with one (a backticked
+ * `x.md` mention in a note is reported by no rule with its suggestion). The property is an own,
+ * enumerable getter, so spreading and JSON see the same value as a plain field.
+ */
+export function lazyLink(fields: Omit<Link, 'suggestion'>, suggest: () => string | null): Link {
+  let value: string | null | undefined;
+  const link: Link = Object.freeze({
+    ...fields,
+    get suggestion(): string | null {
+      if (value === undefined) { value = suggest(); pending.delete(link); }
+      return value;
+    },
+  });
+  pending.add(link);
+  return link;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
