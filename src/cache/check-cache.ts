@@ -23,7 +23,8 @@ import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTr
 import { CACHE_KEY } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
-const MAGIC = 'memlint-check-cache-1';
+// 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
+const MAGIC = 'memlint-check-cache-2';
 
 interface Header { magic: string; version: string; config: string; kind: string; shape: string }
 
