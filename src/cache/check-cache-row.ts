@@ -60,13 +60,17 @@ const suggestionCell = (l: Link): string | number => (suggestionPending(l) ? NOT
 export function decodeLinks(flat: readonly (string | number)[], suggest?: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): Link[] {
   const links: Link[] = [];
   for (let i = 0; i + 8 < flat.length; i += 9) {
-    const fields = {
-      kind: flat[i] as LinkKind, target: flat[i + 1] as string, offset: flat[i + 2] as number, length: flat[i + 3] as number,
-      line: flat[i + 4] as number, column: flat[i + 5] as number, resolved: flat[i + 6] === 0 ? null : flat[i + 6] as string,
-      resolution: flat[i + 7] as Resolution,
-    };
     const cell = flat[i + 8];
-    links.push(suggest && typeof cell === 'number' && cell !== 0 ? lazyLink(fields, suggest(fields)) : Object.freeze({ ...fields, suggestion: typeof cell === 'number' ? null : (cell as string) }));
+    const kind = flat[i] as LinkKind, target = flat[i + 1] as string, offset = flat[i + 2] as number, length = flat[i + 3] as number;
+    const line = flat[i + 4] as number, column = flat[i + 5] as number, resolved = flat[i + 6] === 0 ? null : (flat[i + 6] as string);
+    const resolution = flat[i + 7] as Resolution;
+    if (suggest && typeof cell === 'number' && cell !== 0) {
+      const fields = { kind, target, offset, length, line, column, resolved, resolution };
+      links.push(lazyLink(fields, suggest(fields)));
+    } else {
+      // A plain literal (one hidden class for every link), as links of a fresh parse are.
+      links.push(Object.freeze({ kind, target, offset, length, line, column, resolved, resolution, suggestion: typeof cell === 'number' ? null : (cell as string) }));
+    }
   }
   return links;
 }

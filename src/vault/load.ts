@@ -38,8 +38,10 @@ function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string)
   const pos = l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
   // Resolved without did-you-mean; a missing link gets its suggestion when something reads it.
   const r = resolveLink(p.path, l, lookup, root, false);
+  if (r.resolution !== 'missing') {
+    return Object.freeze({ kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution, suggestion: r.suggestion });
+  }
   const fields = { kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution };
-  if (r.resolution !== 'missing') return Object.freeze({ ...fields, suggestion: r.suggestion });
   return lazyLink(fields, suggester(p.path, lookup, root)(l));
 }
 
