@@ -228,7 +228,7 @@ describe('check --cache gives the answer check gives', () => {
       writeFileSync(cache, junk);
       const warm = await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
       expect(answer(warm)).toBe(answer(cold));
-      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-1"/);
+      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-2"/);
     }
   });
 

@@ -6,6 +6,7 @@ import { sha1Base64 } from '../util/digest.js';
 import type { FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileStat, ParseRecord } from '../vault/file.js';
 import type { FileRole, Link, NoteMeta, Resolution, VaultFile } from '../vault/model.js';
+import { lazyLink, suggestionPending } from '../vault/resolve.js';
 import type { LinkKind } from '../vault/scan.js';
 
 export type FmRow = [number, number, number, string, 0 | 1, FrontmatterRecord['error'], FrontmatterRecord['cutValues']];
@@ -33,7 +34,7 @@ export function encodeFile(f: VaultFile, digest: string, stat: FileStat | undefi
   const fm = f.frontmatter;
   const m = f.meta;
   const links: (string | number)[] = [];
-  for (const l of f.links) links.push(l.kind, l.target, l.offset, l.length, l.line, l.column, l.resolved ?? 0, l.resolution, l.suggestion ?? 0);
+  for (const l of f.links) links.push(l.kind, l.target, l.offset, l.length, l.line, l.column, l.resolved ?? 0, l.resolution, suggestionCell(l));
   const code: number[] = [];
   for (const [s, end] of f.codeRanges) code.push(s, end);
   const st = stat;
@@ -51,14 +52,25 @@ export function isTrusted(st: FileStat, trustedBefore: number): st is FileStat &
   return st.ctimeMs !== undefined && st.ino !== undefined && settledBefore({ mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }, trustedBefore);
 }
 
-export function decodeLinks(flat: readonly (string | number)[]): Link[] {
+/** A link's suggestion in a row: the stem, 0 for none, NOT_ASKED while did-you-mean was never run for it (it runs when read). */
+const NOT_ASKED = -1;
+const suggestionCell = (l: Link): string | number => (suggestionPending(l) ? NOT_ASKED : (l.suggestion ?? 0));
+
+/** Without `suggest` (the scan of a reused file, before resolution) a suggestion never asked for reads null. */
+export function decodeLinks(flat: readonly (string | number)[], suggest?: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): Link[] {
   const links: Link[] = [];
   for (let i = 0; i + 8 < flat.length; i += 9) {
-    links.push(Object.freeze({
-      kind: flat[i] as LinkKind, target: flat[i + 1] as string, offset: flat[i + 2] as number, length: flat[i + 3] as number,
-      line: flat[i + 4] as number, column: flat[i + 5] as number, resolved: flat[i + 6] === 0 ? null : flat[i + 6] as string,
-      resolution: flat[i + 7] as Resolution, suggestion: flat[i + 8] === 0 ? null : flat[i + 8] as string,
-    }));
+    const cell = flat[i + 8];
+    const kind = flat[i] as LinkKind, target = flat[i + 1] as string, offset = flat[i + 2] as number, length = flat[i + 3] as number;
+    const line = flat[i + 4] as number, column = flat[i + 5] as number, resolved = flat[i + 6] === 0 ? null : (flat[i + 6] as string);
+    const resolution = flat[i + 7] as Resolution;
+    if (suggest && typeof cell === 'number' && cell !== 0) {
+      const fields = { kind, target, offset, length, line, column, resolved, resolution };
+      links.push(lazyLink(fields, suggest(fields)));
+    } else {
+      // A plain literal (one hidden class for every link), as links of a fresh parse are.
+      links.push(Object.freeze({ kind, target, offset, length, line, column, resolved, resolution, suggestion: typeof cell === 'number' ? null : (cell as string) }));
+    }
   }
   return links;
 }
@@ -70,7 +82,7 @@ export function sameLinks(row: Row | null, links: readonly Link[]): boolean {
   for (let i = 0; i < links.length; i++) {
     const l = links[i]!;
     const at = i * 9;
-    if (flat[at + 2] !== l.offset || flat[at + 6] !== (l.resolved ?? 0) || flat[at + 7] !== l.resolution || flat[at + 8] !== (l.suggestion ?? 0)) return false;
+    if (flat[at + 2] !== l.offset || flat[at + 6] !== (l.resolved ?? 0) || flat[at + 7] !== l.resolution || flat[at + 8] !== suggestionCell(l)) return false;
   }
   return true;
 }

@@ -23,7 +23,8 @@ import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTr
 import { CACHE_KEY } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
-const MAGIC = 'memlint-check-cache-1';
+// 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
+const MAGIC = 'memlint-check-cache-2';
 
 interface Header { magic: string; version: string; config: string; kind: string; shape: string }
 
@@ -186,10 +187,10 @@ export class CheckCache implements ParseCache {
     this.header.shape = shape;
   }
 
-  resolvedLinks(path: string): readonly Link[] | undefined {
+  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
-    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4])) : undefined;
+    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4], suggest)) : undefined;
   }
 
   /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */

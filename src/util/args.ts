@@ -1,6 +1,6 @@
 /** Flag parsing for commands: node's parseArgs, with mistakes turned into one-line usage errors. */
 import { parseArgs } from 'node:util';
-import { editDistance } from '../vault/resolve.js';
+import { editDistance } from './edit-distance.js';
 import { UsageError } from './errors.js';
 
 interface OptionSpec { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }

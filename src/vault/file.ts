@@ -59,7 +59,7 @@ export interface ParseCache {
   /** The vault's shape now (paths, roles, names, other files): links resolve against it. */
   useShape(shape: string): void;
   /** A reused file's links as resolved in the last run, if the vault had the same shape then. */
-  resolvedLinks(path: string): readonly Link[] | undefined;
+  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined;
 }
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });

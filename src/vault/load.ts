@@ -12,7 +12,7 @@ import { readIndex } from './index-file.js';
 import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
 import { ReusedVaultFile } from './reused.js';
 import { detectKind, roleClassifier } from './roles.js';
-import { buildLookup, resolveLink, type NoteLookup } from './resolve.js';
+import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 
 export interface LoadOptions {
@@ -36,12 +36,17 @@ function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
 
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
   const pos = l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
-  const r = resolveLink(p.path, l, lookup, root);
-  return Object.freeze({
-    kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column,
-    resolved: r.resolved, resolution: r.resolution, suggestion: r.suggestion,
-  });
+  // Resolved without did-you-mean; a missing link gets its suggestion when something reads it.
+  const r = resolveLink(p.path, l, lookup, root, false);
+  if (r.resolution !== 'missing') {
+    return Object.freeze({ kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution, suggestion: r.suggestion });
+  }
+  const fields = { kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution };
+  return lazyLink(fields, suggester(p.path, lookup, root)(l));
 }
+
+/** The did-you-mean of a missing link of the file at `from`: the answer `resolveLink` gives with suggestions on. */
+const suggester = (from: string, lookup: NoteLookup, root: string) => (l: Pick<ScannedLink, 'kind' | 'target'>) => (): string | null => resolveLink(from, l, lookup, root).suggestion;
 
 export function loadVault(dir: string, options: LoadOptions): Vault {
   const root = resolve(dir);
@@ -110,7 +115,7 @@ export function assembleVault(root: string, kind: VaultKind, config: Config, par
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
   cache?.useShape(vaultShape(root, parsed, other));
-  const files = parsed.map((p) => toVaultFile(p, (p.reused && cache?.resolvedLinks(p.path)) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
+  const files = parsed.map((p) => toVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;

@@ -1,8 +1,9 @@
 /** Where a link points: markdown links by path, wikilinks by stem, then name, then folded spelling. */
 import { posix } from 'node:path';
-import type { Resolution } from './model.js';
+import type { Link, Resolution } from './model.js';
 import type { ScannedLink } from './scan.js';
 import { count } from '../util/counters.js';
+import { editDistance } from '../util/edit-distance.js';
 
 export interface Resolved {
   readonly resolved: string | null;
@@ -46,6 +47,31 @@ export function buildLookup(notes: readonly { path: string; stem: string; name: 
     return folded;
   };
   return { markdown: new Set(markdown), other: new Set(other), byStem, byName, byFolded };
+}
+
+/** Links whose did-you-mean has not been asked for yet (see `lazyLink`). */
+const pending = new WeakSet<Link>();
+
+/** Whether reading `link.suggestion` would run did-you-mean now (it has not been read yet). */
+export const suggestionPending = (link: Link): boolean => pending.has(link);
+
+/**
+ * A frozen link whose `suggestion` is computed by `suggest` on first read, then kept: did-you-mean is
+ * an index search per distinct target, and many missing links are never shown with one (a backticked
+ * `x.md` mention in a note is reported by no rule with its suggestion). The property is an own,
+ * enumerable getter, so spreading and JSON see the same value as a plain field.
+ */
+export function lazyLink(fields: Omit<Link, 'suggestion'>, suggest: () => string | null): Link {
+  let value: string | null | undefined;
+  const link: Link = Object.freeze({
+    ...fields,
+    get suggestion(): string | null {
+      if (value === undefined) { value = suggest(); pending.delete(link); }
+      return value;
+    },
+  });
+  pending.add(link);
+  return link;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -106,34 +132,6 @@ export function resolveLink(fromPath: string, link: Pick<ScannedLink, 'kind' | '
     return byStem ? { resolved: byStem, resolution: 'path', suggestion: null } : rel;
   }
   return resolvePath(fromPath, link.target, lookup, vaultRoot, suggest);
-}
-
-/** Levenshtein distance, stopping early past `max` (then `max + 1`). One pair of rows reused for every call. */
-let rowA = new Int32Array(64);
-let rowB = new Int32Array(64);
-export function editDistance(a: string, b: string, max: number): number {
-  count('resolve.editDistance');
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const m = b.length;
-  if (rowA.length <= m) { rowA = new Int32Array(m + 1); rowB = new Int32Array(m + 1); }
-  let prev = rowA, cur = rowB;
-  for (let j = 0; j <= m; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let best = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= m; j++) {
-      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
-      const del = prev[j]! + 1;
-      const ins = cur[j - 1]! + 1;
-      const v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      cur[j] = v;
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    const t = prev; prev = cur; cur = t;
-  }
-  return prev[m]!;
 }
 
 function closestPath(stem: string, lookup: NoteLookup): string | null {
