@@ -13,6 +13,7 @@ import { parseMarkdown } from '../vault/file.js';
 import { assembleVault } from '../vault/load.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
+import { count } from '../util/counters.js';
 import { HOLDING, planApply, type FileChange, type ItemOutcome, type Plan } from './plan.js';
 
 export interface LostLine { readonly file: string; readonly line: number; readonly text: string }
@@ -88,7 +89,10 @@ function fileFindingsMemo(): FileFindingsCache {
 }
 const memos = new WeakMap<Vault, FileFindingsCache>();
 const memoOf = (vault: Vault): FileFindingsCache => memos.get(vault) ?? (memos.set(vault, fileFindingsMemo()), memos.get(vault)!);
-const errorsOf = (vault: Vault, memo: FileFindingsCache): Finding[] => runRules(vault, gateRules(vault), memo).findings.filter((f) => f.severity === 'error');
+const errorsOf = (vault: Vault, memo: FileFindingsCache): Finding[] => {
+  count('apply.gateChecks');
+  return runRules(vault, gateRules(vault), memo).findings.filter((f) => f.severity === 'error');
+};
 const baselines = new WeakMap<Vault, ReadonlyMap<string, number>>();
 function baselineOf(vault: Vault): ReadonlyMap<string, number> {
   let baseline = baselines.get(vault);
