@@ -6,13 +6,14 @@
  * extra checks, not one per item.
  */
 import type { Proposal } from '../proposal/schema.js';
-import { runRules } from '../rules/engine.js';
+import { runRules, type FileFindingsCache } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
-import type { Finding } from '../rules/types.js';
+import type { Finding, Rule } from '../rules/types.js';
 import { parseMarkdown } from '../vault/file.js';
 import { assembleVault } from '../vault/load.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
+import { count } from '../util/counters.js';
 import { HOLDING, planApply, type FileChange, type ItemOutcome, type Plan } from './plan.js';
 
 export interface LostLine { readonly file: string; readonly line: number; readonly text: string }
@@ -53,7 +54,55 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
   return assembleVault(vault.root, vault.kind, vault.config, parsed, [...vault.otherFiles], [...vault.skipped]);
 }
 
-const errorsOf = (vault: Vault): Finding[] => runRules(vault, RULES).findings.filter((f) => f.severity === 'error');
+/**
+ * Whether a rule can report an error finding in this vault: its configured severity, else its default or a
+ * per-finding escalation (`meta.escalates`). The gate compares error findings only, so it runs only these
+ * (a warning rule such as index/lost-correction runs the conflict engine over every lost index line).
+ */
+export function mayReportError(rule: Rule<unknown>, vault: Vault): boolean {
+  const setting = vault.config.rules[rule.id];
+  const configured = setting === undefined ? undefined : typeof setting === 'string' ? setting : setting.severity;
+  if (configured !== undefined) return configured === 'error';
+  return rule.meta.severity === 'error' || rule.meta.escalates === true;
+}
+
+/** The rules the gate runs on a vault (those that can report an error), and the vault's own error findings, once per vault. */
+const gateRules = (vault: Vault): readonly Rule<any>[] => RULES.filter((r) => mayReportError(r, vault));
+/**
+ * File rules' findings on a file the plan leaves unchanged are the findings on the vault itself: the post-image
+ * shares the file's bytes (postImage), so they are computed once, not once per trial (the `check --cache`
+ * contract: a file rule's findings depend on the file's bytes, path and role, and the config, which the
+ * post-image keeps).
+ */
+function fileFindingsMemo(): FileFindingsCache {
+  const byBytes = new WeakMap<Uint8Array, Map<string, readonly Finding[]>>();
+  const key = (file: VaultFile, ruleId: string): string => `${file.path}\0${file.role}\0${ruleId}`;
+  return {
+    get: (file, ruleId) => (file.problem === null ? byBytes.get(file.bytes)?.get(key(file, ruleId)) : undefined),
+    set: (file, ruleId, findings) => {
+      if (file.problem !== null) return;
+      let m = byBytes.get(file.bytes);
+      if (!m) byBytes.set(file.bytes, (m = new Map()));
+      m.set(key(file, ruleId), [...findings]);
+    },
+  };
+}
+const memos = new WeakMap<Vault, FileFindingsCache>();
+const memoOf = (vault: Vault): FileFindingsCache => memos.get(vault) ?? (memos.set(vault, fileFindingsMemo()), memos.get(vault)!);
+const errorsOf = (vault: Vault, memo: FileFindingsCache): Finding[] => {
+  count('apply.gateChecks');
+  return runRules(vault, gateRules(vault), memo).findings.filter((f) => f.severity === 'error');
+};
+const baselines = new WeakMap<Vault, ReadonlyMap<string, number>>();
+function baselineOf(vault: Vault): ReadonlyMap<string, number> {
+  let baseline = baselines.get(vault);
+  if (!baseline) {
+    const m = new Map<string, number>();
+    for (const f of errorsOf(vault, memoOf(vault))) m.set(errorKey(f), (m.get(errorKey(f)) ?? 0) + 1);
+    baselines.set(vault, (baseline = m));
+  }
+  return baseline;
+}
 
 /** A line's words without link targets or list markers: what must survive somewhere in the vault. */
 export function factText(line: string): string {
@@ -104,7 +153,7 @@ function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan):
   const post = postImage(vault, plan.changes);
   const left = new Map(baseline);
   const newErrors: Finding[] = [];
-  for (const f of errorsOf(post)) {
+  for (const f of errorsOf(post, memoOf(vault))) {
     const n = left.get(errorKey(f)) ?? 0;
     if (n > 0) left.set(errorKey(f), n - 1);
     else newErrors.push(f);
@@ -137,8 +186,7 @@ export function gatedPlan(proposal: Proposal, vault: Vault, runId: string, optio
   const plan = planApply(proposal, vault, runId, {});
   const empty: GateReport = { newErrors: [], lost: [], refused: new Map(), overridden: false };
   if (plan.changes.length === 0) return { plan: allOrNothing(plan, options), gate: empty };
-  const baseline = new Map<string, number>();
-  for (const f of errorsOf(vault)) baseline.set(errorKey(f), (baseline.get(errorKey(f)) ?? 0) + 1);
+  const baseline = baselineOf(vault);
   const whole = judge(vault, baseline, plan);
   if (!failed(whole)) return { plan: allOrNothing(plan, options), gate: empty };
   if (options.allowNewErrors) return { plan: allOrNothing(plan, options), gate: { ...whole, refused: new Map(), overridden: true } };

@@ -45,6 +45,11 @@ export interface RuleContext<Options> {
 export interface RuleMeta<Options> {
   readonly description: string;
   readonly severity: Severity;
+  /**
+   * Some findings are errors although `severity` is lower (a per-finding `Report.severity` of
+   * 'error'). The post-state gate runs only the rules that can report an error (src/apply/gate.ts).
+   */
+  readonly escalates?: true;
   readonly tags: readonly string[];
   /** Why the rule matters and how to fix a finding: rendered into README and `--help`. */
   readonly docs: { readonly why: string; readonly fix: string };

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     description: 'Where Hermes reads a store differently than it looks: no § separators, an inline §, a BOM, headings or banners taken as entries.',
     severity: 'warning',
+    escalates: true,
     tags: ['hermes'],
     kinds: ['hermes'],
     docs: {

@@ -43,6 +43,7 @@ export default defineRule({
   meta: {
     description: 'Instructions that move secrets or files off the machine: requests carrying secret variables, reading or posting credential files, "send … to http…", sending the conversation out.',
     severity: 'warning',
+    escalates: true,
     tags: ['security'],
     kinds: ['claude', 'hermes'],
     docs: {

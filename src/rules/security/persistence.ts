@@ -26,6 +26,7 @@ export default defineRule({
   meta: {
     description: 'Memory that tells the agent to plant access or rewrite its own instructions: authorized_keys, ~/.ssh, CLAUDE.md, AGENTS.md, SOUL.md, .hermes/config.yaml, .cursorrules, payloads appended to ~/.bashrc, cron jobs that fetch code.',
     severity: 'warning',
+    escalates: true,
     tags: ['security'],
     kinds: ['claude', 'hermes'],
     docs: {

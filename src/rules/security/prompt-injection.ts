@@ -34,6 +34,7 @@ export default defineRule({
   meta: {
     description: 'Text that tries to steer the agent: instruction overrides, role hijacks, system-prompt leaks, hidden instructions, concealment from the user, command-and-control promptware.',
     severity: 'warning',
+    escalates: true,
     tags: ['security'],
     kinds: ['claude', 'hermes'],
     docs: {
