@@ -21,7 +21,7 @@
 //   - Hermes stores: an entry copied, edited, and a new one.
 // The JSON compared is the library's GuardResult without `cache` (the counts of cached/computed notes
 // are how it got there, not what it says).
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -115,6 +115,8 @@ for (const v of vaults) {
     // The vault changes under the caches: one note edited, one removed.
     if (notes.length >= 2) {
       appendFileSync(join(dir, notes[0]), '\nAn edit made after the cache was written, with the word zyxwvut.\n');
+      // A fixed mtime: the edited note's `modified` is part of the answer, and must not depend on when the script ran.
+      utimesSync(join(dir, notes[0]), new Date('2026-11-30T12:00:00Z'), new Date('2026-11-30T12:00:00Z'));
       rmSync(join(dir, notes[notes.length - 1]));
       if (first !== null) run('first copy after an edit and a removal', first, { targetPath: 'new-copy.md' });
       indexWrites();
