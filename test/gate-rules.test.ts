@@ -9,9 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { STAGES } from '../src/consolidate/stages/index.js';
-import { withholdRefused } from '../src/proposal/validate.js';
+import { withholdRefused } from '../src/apply/withhold.js';
 import { runRules } from '../src/rules/engine.js';
 import { RULES } from '../src/rules/index.js';
+import { knownRuleIds } from '../src/rules/ids.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { loadVault } from '../src/vault/load.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
@@ -25,7 +26,7 @@ describe('post-state gate: only rules that can report an error', () => {
   it('withholding on a hard-shape vault (9,000-line index, lost lines) never runs lost-correction', async () => {
     const dir = join(root, 'hard-40');
     (generateHardVault as (d: string, n: number) => void)(dir, 40);
-    const vault = loadVault(dir, { config: (await loadConfig(dir)).config });
+    const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
     const proposal = consolidateVault(vault, { stages: STAGES.filter((s) => s.id !== 'contradictions'), now: new Date('2026-01-01T00:00:00Z') });
     // Two items are enough to make the gate judge a post-image (a whole run of ~400 trials takes minutes).
     const two = { ...proposal, items: proposal.items.filter((i) => i.kind === 'dangling-link').slice(0, 2) };
@@ -42,7 +43,7 @@ describe('post-state gate: only rules that can report an error', () => {
 
   const vaults = [...(hasCorpus ? [...corpusVaults('claude'), ...corpusVaults('hermes')] : []), resolve('fixtures/demo-vault')];
   it.each(vaults)('no error from a rule below error without meta.escalates: %s', async (dir) => {
-    const vault = loadVault(dir, { config: (await loadConfig(dir)).config });
+    const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
     const lower = new Set(RULES.filter((r) => r.meta.severity !== 'error' && r.meta.escalates !== true).map((r) => r.id));
     const wrong = runRules(vault, RULES).findings.filter((f) => f.severity === 'error' && lower.has(f.ruleId) && vault.config.rules[f.ruleId] === undefined);
     expect(wrong).toEqual([]);

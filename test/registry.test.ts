@@ -28,6 +28,12 @@ describe('rule registry', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
+  // The engine uses `defaults` when a config sets no options, without building the schema (zod is slow to load).
+  it.each(RULES.filter((r) => r.meta.options !== undefined || r.meta.defaults !== undefined).map((r) => [r.id, r] as const))('%s: defaults are what its schema gives for {}', (_id, rule) => {
+    expect(rule.meta.options).toBeDefined();
+    expect(rule.meta.defaults).toEqual(rule.meta.options!.parse({}));
+  });
+
   for (const id of CONTRACT_IDS) {
     if (PENDING.has(id) && !RULES.some((r) => r.id === id)) it.todo(`contract rule ${id}`);
     else it(`contract rule ${id} is registered`, () => expect(RULES.map((r) => r.id)).toContain(id));

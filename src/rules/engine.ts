@@ -48,7 +48,10 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[], cache?: File
     const setting = vault.config.rules[rule.id];
     const rawOptions = typeof setting === 'object' ? (setting.options ?? {}) : {};
     let options: unknown = rawOptions;
-    if (rule.meta.options) {
+    // No options set: the rule's defaults, without building its schema (zod costs guard's start-up).
+    if (rule.meta.defaults !== undefined && typeof rawOptions === 'object' && Object.keys(rawOptions).length === 0) {
+      options = { ...rule.meta.defaults };
+    } else if (rule.meta.options) {
       const parsed = rule.meta.options.safeParse(rawOptions);
       if (!parsed.success) {
         findings.push(internal(rule.id, `invalid options for ${rule.id}: ${parsed.error.issues.map((i) => i.message).join('; ')}`));

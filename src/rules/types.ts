@@ -56,7 +56,10 @@ export interface RuleMeta<Options> {
   /** Message templates; `{name}` is replaced by `data.name`. */
   readonly messages: Readonly<Record<string, string>>;
   readonly kinds: readonly VaultKind[];
+  /** Validates the options a config sets (built, and zod loaded, on first read: src/util/lazy-zod.ts). */
   readonly options?: z.ZodType<Options>;
+  /** What `options.parse({})` gives: used when the config sets no options, so zod is not loaded. Required with `options`. */
+  readonly defaults?: Options;
 }
 
 interface RuleBase<Options> {

@@ -90,10 +90,18 @@ export interface Sentence {
  */
 export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>): Sentence[] {
   const out: Sentence[] = [];
-  let text = note.text;
-  for (const [s, e] of note.codeRanges) {
-    if (s >= note.bodyOffset && text.slice(s, e).includes('\n')) text = text.slice(0, s) + text.slice(s, e).replace(/[^\n]/g, ' ') + text.slice(e);
+  // Code blocks blanked (newlines kept) in one pass: rebuilding the whole text per block was
+  // quadratic in a long note's size (guard reads the 20 most similar notes; issue 14).
+  const parts: string[] = [];
+  let from = 0;
+  const code = note.codeRanges.filter(([s, e]) => s >= note.bodyOffset && note.text.slice(s, e).includes('\n')).sort((a, b) => a[0] - b[0]);
+  for (const [s, e] of code) {
+    const start = Math.max(s, from);
+    if (e <= start) continue;
+    parts.push(note.text.slice(from, start), note.text.slice(start, e).replace(/[^\n]/g, ' '));
+    from = e;
   }
+  const text = parts.length ? parts.join('') + note.text.slice(from) : note.text;
   const blocks: [number, number][] = [];
   let blockStart = -1;
   let pos = note.bodyOffset;

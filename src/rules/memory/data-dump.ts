@@ -1,15 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineRule } from '../types.js';
+import { lazySchema } from '../../util/lazy-zod.js';
 import { linesOf, unitsOf, type Unit } from './units.js';
 
-const optionsSchema = z
-  .object({
-    minChars: z.number().int().positive().default(1200).describe('Characters of code, logs, traces and tables a note must hold to be reported.'),
-    minShare: z.number().gt(0).lte(1).default(0.6).describe('Share of the body those lines must make up.'),
-  })
-  .strict();
+const optionsSchema = lazySchema((z) =>
+  z
+    .object({
+      minChars: z.number().int().positive().default(1200).describe('Characters of code, logs, traces and tables a note must hold to be reported.'),
+      minShare: z.number().gt(0).lte(1).default(0.6).describe('Share of the body those lines must make up.'),
+    })
+    .strict(),
+);
 
-type Options = z.infer<typeof optionsSchema>;
+type Options = z.infer<ReturnType<typeof optionsSchema>>;
+/** What the schema gives for `{}` (test/registry.test.ts checks it): the engine uses it without loading zod. */
+const DEFAULTS: Options = { minChars: 1200, minShare: 0.6 };
 export type DumpKind = 'code' | 'log' | 'trace' | 'table';
 
 const TABLE = /^\s*\|.*\|\s*$/;
@@ -51,7 +56,7 @@ export function isDump(m: DumpMeasure, o: Options): boolean {
   return m.dumpChars >= o.minChars && m.dumpChars >= m.chars * o.minShare;
 }
 
-export const DUMP_DEFAULTS: Options = optionsSchema.parse({});
+export const DUMP_DEFAULTS: Options = DEFAULTS;
 
 const describeKinds = (m: DumpMeasure): string =>
   (Object.entries(m.kinds) as [DumpKind, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([k]) => (k === 'log' ? 'log lines' : k === 'trace' ? 'stack traces' : k === 'table' ? 'tables' : k)).join(', ');
@@ -79,7 +84,8 @@ export default defineRule<Options>({
       fix: 'Keep the rule or fact the dump was saved for (one or two sentences) and point to where the data lives; or retire the note. To keep one note as it is, add `{ "file": "<note>", "rule": "memory/data-dump", "reason": "…" }` to `reviewed` in the config.',
     },
     messages: { dump: '{share}% of {unit} ({dumpChars} of {chars} characters) is {kinds}: memory should keep the rule, not the data' },
-    options: optionsSchema,
+    get options() { return optionsSchema(); },
+    defaults: DEFAULTS,
   },
   checkFile(file, { options, report }) {
     for (const { unit, m } of dumpsIn(unitsOf(file), options)) {

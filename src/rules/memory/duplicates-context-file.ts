@@ -1,24 +1,29 @@
 import { homedir } from 'node:os';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { VaultFile } from '../../vault/model.js';
 import { scanMarkdown } from '../../vault/scan.js';
 import { computeLineStarts, positionAt } from '../../vault/decode.js';
 import type { RelatedLocation } from '../types.js';
 import { defineRule } from '../types.js';
+import { lazySchema } from '../../util/lazy-zod.js';
 import { contextFiles, type ContextFile } from './context-files.js';
 import { CONTEXT_FILE_NAMES } from './session-residue.js';
 import { jaccard, sentences, shingleHashes, STOPWORDS, tokens, type Sentence } from './similarity.js';
 import { unitsOf, type Unit } from './units.js';
 
-const optionsSchema = z
-  .object({
-    home: z.string().nullable().optional().describe('Home folder whose ~/.claude and ~/.hermes context files count (default: the user\'s; null: none).'),
-    similarity: z.number().gt(0).lte(1).default(0.7).describe('Word-bigram Jaccard at or above which two sentences are the same.'),
-    minWords: z.number().int().positive().default(5).describe('Shorter sentences (in words that are not stop words) are not compared.'),
-    minShare: z.number().gt(0).lte(1).default(0.5).describe('Share of a note\'s sentences that must appear in a context file.'),
-  })
-  .strict();
-type Options = z.infer<typeof optionsSchema>;
+const optionsSchema = lazySchema((z) =>
+  z
+    .object({
+      home: z.string().nullable().optional().describe('Home folder whose ~/.claude and ~/.hermes context files count (default: the user\'s; null: none).'),
+      similarity: z.number().gt(0).lte(1).default(0.7).describe('Word-bigram Jaccard at or above which two sentences are the same.'),
+      minWords: z.number().int().positive().default(5).describe('Shorter sentences (in words that are not stop words) are not compared.'),
+      minShare: z.number().gt(0).lte(1).default(0.5).describe('Share of a note\'s sentences that must appear in a context file.'),
+    })
+    .strict(),
+);
+type Options = z.infer<ReturnType<typeof optionsSchema>>;
+/** What the schema gives for `{}` (test/registry.test.ts checks it): the engine uses it without loading zod. */
+const DEFAULTS: Options = { similarity: 0.7, minWords: 5, minShare: 0.5 };
 
 interface Place { readonly file: ContextFile; readonly line: number; readonly text: string; readonly hashes: Uint32Array }
 
@@ -122,7 +127,8 @@ export default defineRule<Options>({
       note: '{matched} of {total} sentences of {unit} already appear in {context}:{line} ("{example}"): the agent loads them from there',
       line: 'this index line already appears in {context}:{line} ("{example}"): the agent loads it from there',
     },
-    options: optionsSchema,
+    get options() { return optionsSchema(); },
+    defaults: DEFAULTS,
   },
   check({ vault, options, report }) {
     const home = options.home === undefined ? homedir() : options.home;

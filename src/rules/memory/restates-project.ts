@@ -1,21 +1,26 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { runGit } from '../../util/git.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
 import { defineRule } from '../types.js';
+import { lazySchema } from '../../util/lazy-zod.js';
 import { projectRoot } from './context-files.js';
 import { CONTEXT_FILE_NAMES } from './session-residue.js';
 import { linesOf, unitsOf, type Unit } from './units.js';
 
-const optionsSchema = z
-  .object({
-    minShare: z.number().gt(0).lte(1).default(0.5).describe('Share of the body that must be a copy of the project or its history.'),
-    minLines: z.number().int().positive().default(3).describe('Lines a code block must have, and share with the file it names, to count as a copy.'),
-    maxCommits: z.number().int().positive().default(20_000).describe('Commits of the project read once per run to recognize commit hashes.'),
-  })
-  .strict();
-type Options = z.infer<typeof optionsSchema>;
+const optionsSchema = lazySchema((z) =>
+  z
+    .object({
+      minShare: z.number().gt(0).lte(1).default(0.5).describe('Share of the body that must be a copy of the project or its history.'),
+      minLines: z.number().int().positive().default(3).describe('Lines a code block must have, and share with the file it names, to count as a copy.'),
+      maxCommits: z.number().int().positive().default(20_000).describe('Commits of the project read once per run to recognize commit hashes.'),
+    })
+    .strict(),
+);
+type Options = z.infer<ReturnType<typeof optionsSchema>>;
+/** What the schema gives for `{}` (test/registry.test.ts checks it): the engine uses it without loading zod. */
+const DEFAULTS: Options = { minShare: 0.5, minLines: 3, maxCommits: 20_000 };
 
 export interface Restated { readonly offset: number; readonly chars: number; readonly what: string }
 
@@ -144,7 +149,7 @@ export function restatements(vault: Vault, o: Options, root?: string | null): Re
   return { skipped: null, found };
 }
 
-export const RESTATES_DEFAULTS: Options = optionsSchema.parse({});
+export const RESTATES_DEFAULTS: Options = DEFAULTS;
 
 export default defineRule<Options>({
   id: 'memory/restates-project',
@@ -158,7 +163,8 @@ export default defineRule<Options>({
       fix: 'Retire the note, or trim it to the one rule it teaches and name the file or commit instead of copying it. To keep one note, add `{ "file": "<note>", "rule": "memory/restates-project", "reason": "…" }` to `reviewed` in the config.',
     },
     messages: { restates: '{share}% of {unit} restates the project: {what}' },
-    options: optionsSchema,
+    get options() { return optionsSchema(); },
+    defaults: DEFAULTS,
   },
   check({ vault, options, report }) {
     for (const f of restatements(vault, options).found) {

@@ -1,13 +1,18 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineRule } from '../types.js';
+import { lazySchema } from '../../util/lazy-zod.js';
 import { unitsOf, type Unit } from './units.js';
 
-const optionsSchema = z
-  .object({
-    minHits: z.number().int().positive().default(2).describe('Distinct one-session details a note must hold to be reported.'),
-  })
-  .strict();
-type Options = z.infer<typeof optionsSchema>;
+const optionsSchema = lazySchema((z) =>
+  z
+    .object({
+      minHits: z.number().int().positive().default(2).describe('Distinct one-session details a note must hold to be reported.'),
+    })
+    .strict(),
+);
+type Options = z.infer<ReturnType<typeof optionsSchema>>;
+/** What the schema gives for `{}` (test/registry.test.ts checks it): the engine uses it without loading zod. */
+const DEFAULTS: Options = { minHits: 2 };
 
 /** Where a one-session detail is, and what it is. */
 export interface Residue { readonly offset: number; readonly text: string; readonly kind: 'temp-path' | 'session-path' | 'phrase' }
@@ -84,7 +89,8 @@ export default defineRule<Options>({
       fix: 'Keep the lasting fact or rule and drop the session details, or retire the note. To keep one note as it is, add `{ "file": "<note>", "rule": "memory/session-residue", "reason": "…" }` to `reviewed` in the config.',
     },
     messages: { residue: '{unit} holds {count} one-session details ({examples}): state the lasting fact, or retire it' },
-    options: optionsSchema,
+    get options() { return optionsSchema(); },
+    defaults: DEFAULTS,
   },
   checkFile(file, { options, report }) {
     for (const { unit, hits } of residueUnits(unitsOf(file), options)) {
