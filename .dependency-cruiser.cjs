@@ -1,8 +1,7 @@
 // The layers of src/, enforced (`npm run deps`, part of `npm run lint`). See ARCHITECTURE.md.
 // A module may import its own layer or a lower one, never a higher one; no import cycles (type-only imports count).
-// The layers are encoded as the code IS today; the few places that break them are listed in EXCEPTIONS below,
-// each with its reason, for the structural pass (issue 17, phase 2) to remove. Do not add to that list: move
-// the code instead.
+// The layers are encoded as the code is; EXCEPTIONS below lists imports that break them (none today) and
+// CYCLE_EXCEPTIONS the one known cycle, each with its reason. Do not add to those lists: move the code instead.
 'use strict';
 
 /** Lowest first. A path regex per layer (dependency-cruiser paths are relative to the repo, e.g. src/vault/load.ts). */
