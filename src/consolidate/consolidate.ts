@@ -120,6 +120,8 @@ function maskAction(a: ItemDraft['action']): ItemDraft['action'] {
   switch (a.type) {
     case 'fix-index': return { ...a, remove: a.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })), add: a.add.map(maskSecrets), ...(a.replace ? { replace: a.replace.map((r) => ({ ...r, text: maskSecrets(r.text), with: maskSecrets(r.with) })) } : {}) };
     case 'split-index': return { ...a, moves: a.moves.map((m) => ({ ...m, lines: m.lines.map(maskSecrets), frontmatter: maskSecrets(m.frontmatter), pointer: maskSecrets(m.pointer) })) };
+    // A merged body carries the notes' own text; apply puts each mask back from the merged notes (realBody).
+    case 'merge': return a.body === undefined ? a : { ...a, body: maskSecrets(a.body) };
     default: return a;
   }
 }

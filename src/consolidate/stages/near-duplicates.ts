@@ -1,4 +1,5 @@
 import { differsInDigitsOrNegation, isSimilar, SIMILAR } from '../../similarity/features.js';
+import { mergedBody, unheldUnits } from '../../similarity/held.js';
 import { THRESHOLDS } from '../../similarity/score.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 export { differsInDigitsOrNegation } from '../../similarity/features.js';
@@ -37,9 +38,9 @@ export default defineStage({
       const keep = [...notes].sort((x, y) =>
         (ctx.inbound.get(y.path) ?? 0) - (ctx.inbound.get(x.path) ?? 0) || y.text.length - x.text.length || (x.path < y.path ? -1 : 1))[0]!;
       const k = members[notes.indexOf(keep)]!;
-      // A merge without a written body keeps only the kept note's text, so it retires only notes that are
-      // near-duplicates of the kept one itself (not through a third note: clusters are transitive) and
-      // whose text the kept one holds: near-identical both ways, or the smaller side of a containment.
+      // A merge retires only notes that are near-duplicates of the kept one itself (not through a third
+      // note: clusters are transitive) and whose text the kept one mostly holds: near-identical both ways,
+      // or the smaller side of a containment. What it does not hold is carried (below).
       const direct = merging.filter((p) => {
         const other = p.a === k ? p.b : p.b === k ? p.a : -1;
         if (other < 0) return false;
@@ -51,12 +52,20 @@ export default defineStage({
       }));
       const similarity = Math.max(...pairs.map((p) => Math.max(p.jaccard, p.containment)));
       const retire = direct.map((p) => ctx.features[p.a === k ? p.b : p.a]!.note.path).sort();
+      // What the retired notes say that the kept one does not is carried into the kept note's body, so
+      // approving the merge loses no text (the reviewer sees and can edit the merged body).
+      const byPath = new Map(notes.map((n) => [n.path, n]));
+      const carried = unheldUnits(keep, retire.map((path) => ({ from: path, view: byPath.get(path)! })));
       items.push({
         kind: 'near-duplicate',
         paths: [keep.path, ...retire],
-        evidence: { similarity, pairs },
+        evidence: carried.length
+          ? { similarity, pairs, carried: carried.map((c) => ({ from: c.from, sentences: c.units.length })) }
+          : { similarity, pairs },
         suggestion: 'merge',
-        action: { type: 'merge', into: keep.path, retire },
+        action: carried.length
+          ? { type: 'merge', into: keep.path, retire, body: mergedBody(keep, carried) }
+          : { type: 'merge', into: keep.path, retire },
       });
     }
     return items;
