@@ -35,7 +35,8 @@ if (!['save', 'compare'].includes(mode) || !file) {
   process.exit(2);
 }
 const lib = resolve(values.lib ?? join(repo, 'dist', 'lib'));
-const { guardDraft } = await import(pathToFileURL(join(lib, 'guard', 'run.js')).href);
+// guard/run.js was renamed guard/guard.js; either, so that older builds still run.
+const { guardDraft } = await import(pathToFileURL(join(lib, 'guard', existsSync(join(lib, 'guard', 'guard.js')) ? 'guard.js' : 'run.js')).href);
 const { loadConfig } = await import(pathToFileURL(join(lib, 'config', 'load.js')).href);
 const now = new Date('2026-12-01T00:00:00Z');
 

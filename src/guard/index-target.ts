@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { unitName } from '../rules/index/over-budget.js';
 import { loadedEntries, pyStrip, splitEntries, storeChars, codePoints } from '../vault/hermes.js';
-import { harnessCut, type Budget } from '../vault/index-file.js';
-import { vaultFromText } from '../vault/from-text.js';
+import { harnessCut, readIndex, type Budget, type IndexText } from '../vault/index-file.js';
+import { parseMarkdown } from '../vault/file.js';
+import { buildLookup, resolveLink } from '../vault/resolve.js';
 import type { IndexEntry, IndexInfo, Vault } from '../vault/model.js';
 import type { LinkGraph } from './link-graph.js';
 
@@ -31,18 +32,34 @@ const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['
 
 /** The index text as the harness would read it, in memlint's model (entries, lost entries). */
 function indexInfoOf(root: string, config: Config, text: string): IndexInfo {
-  return indexVault(root, config, text).indexInfo!;
+  return indexView(root, config, text).info;
 }
 
-/** The index text as a one-file vault; the last two made are kept (a write measures `before` and `after` twice: size, then links). */
-const made: { root: string; config: Config; text: string; vault: Vault }[] = [];
-function indexVault(root: string, config: Config, text: string): Vault {
+interface IndexView { readonly info: IndexInfo; readonly links: IndexText['links'] }
+
+const encoder = new TextEncoder();
+/**
+ * The index text read as a one-file vault reads it (vaultFromText: the same parse, the same lookup
+ * holding only the index, links resolved without did-you-mean), without building the vault: a
+ * 9,000-line index has ~9,000 links, and freezing each into a VaultFile link was most of an index
+ * write (issue 14). The last two are kept (a write measures `before` and `after` twice: size, then links).
+ */
+const made: { root: string; config: Config; text: string; view: IndexView }[] = [];
+function indexView(root: string, config: Config, text: string): IndexView {
   const hit = made.find((m) => m.text === text && m.root === root && m.config === config);
-  if (hit) return hit.vault;
-  const vault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: config.index.file, text, role: 'index' }]);
-  made.unshift({ root, config, text, vault });
+  if (hit) return hit.view;
+  const path = config.index.file;
+  const bytes = encoder.encode(text);
+  const p = parseMarkdown(path, `${root}/${path}`, 'index', bytes, { size: bytes.length, mtimeMs: 0, mode: 0o644 }, config.maxFileBytes);
+  const lookup = buildLookup([], [path], []);
+  const links = p.scan.links.map((l) => {
+    const r = resolveLink(path, l, lookup, root, false);
+    return { kind: l.kind, target: l.target, line: l.line ?? p.position(l.offset).line, resolved: r.resolved, resolution: r.resolution };
+  });
+  const view = { info: readIndex({ path, text: p.text, links }, config.index), links };
+  made.unshift({ root, config, text, view });
   made.length = Math.min(made.length, 2);
-  return vault;
+  return view;
 }
 
 const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
@@ -93,9 +110,8 @@ export function guardIndexText(root: string, config: Config, after: string, grap
 
 /** Link targets of an index text, raw (no vault needed). */
 function rawTargets(root: string, config: Config, text: string): Map<string, { kind: string; target: string }> {
-  const file = indexVault(root, config, text).index!;
   const out = new Map<string, { kind: string; target: string }>();
-  for (const l of file.links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
+  for (const l of indexView(root, config, text).links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
   return out;
 }
 

@@ -5,7 +5,7 @@
  * that finds no newline past the start). `measure: 'utf8'` runs the same cut in UTF-8 bytes for
  * harnesses that count bytes.
  */
-import type { IndexEntry, IndexInfo, VaultFile } from './model.js';
+import type { IndexEntry, IndexInfo, Link, VaultFile } from './model.js';
 
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const encoder = new TextEncoder();
@@ -84,7 +84,10 @@ export function harnessCut(text: string, budget: Budget): HarnessCut {
   return { start, end, loadedEnd: start + kept, lines, size, loadedLines, loadedSize: measureText(trimmed.slice(0, kept), measure), truncated: true };
 }
 
-export function readIndex(file: VaultFile, budget: Budget): IndexInfo {
+/** What readIndex reads of the index file: its text and its links' lines and resolutions (a VaultFile has them; guard passes a lighter view). */
+export type IndexText = Pick<VaultFile, 'path' | 'text'> & { readonly links: readonly Pick<Link, 'kind' | 'target' | 'line' | 'resolved' | 'resolution'>[] };
+
+export function readIndex(file: IndexText, budget: Budget): IndexInfo {
   const text = file.text;
   const rawLines = text === '' ? [] : text.split('\n');
   if (rawLines.length > 0 && rawLines[rawLines.length - 1] === '') rawLines.pop();
@@ -94,7 +97,7 @@ export function readIndex(file: VaultFile, budget: Budget): IndexInfo {
   let skipped = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < cut.start; i = text.indexOf('\n', i + 1)) skipped++;
   const lastLoaded = cut.truncated ? skipped + cut.loadedLines : rawLines.length;
-  const linksByLine = new Map<number, VaultFile['links'][number][]>();
+  const linksByLine = new Map<number, IndexText['links'][number][]>();
   for (const l of file.links) {
     if (l.kind === 'mention') continue;
     const list = linksByLine.get(l.line) ?? [];
