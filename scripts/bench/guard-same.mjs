@@ -7,13 +7,15 @@
 //
 // --lib: the library build to run (default dist/lib of this checkout; for a baseline, a copy of an older
 // build's dist/ kept inside this checkout, e.g. bench-out/base-dist/lib, so that it finds node_modules).
-// --bench: also the generated vaults in bench-out/ (vault-1000, vault-hard-1000; made by scripts/bench/guard.mjs).
+// --bench: also the generated vaults in bench-out/ (vault-1000, vault-hard-1000; made by scripts/bench/guard.mjs);
+// --bench-10k with it: vault-10000 and vault-hard-10000 too (minutes more).
 //
 // Each vault is copied (timestamps kept) into a temporary folder first: guard writes its caches into the
 // vault. Per vault, in this order, with a fixed `now` and the cache on (read-write) unless said:
 //   - for three notes (spread over the sorted list): an exact copy (new path), a light edit (a word
-//     changed, a sentence added; new path), the same edit written in place (its own path), and a new
-//     note made of the first sentences of two other notes;
+//     changed, a sentence added; new path), the same edit written in place (its own path), a new
+//     note made of the first sentences of two other notes, the note with every number changed, and
+//     with its first use/run/set negated (drafts the conflict engine answers);
 //   - the first draft again with the cache warm, and once with the cache off;
 //   - index writes: MEMORY.md unchanged, minus one linked line, plus a line linking a note that does not exist;
 //   - then one note is edited on disk (a line appended) and one removed, and the first draft and the
@@ -28,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { lib: { type: 'string' }, bench: { type: 'boolean' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { lib: { type: 'string' }, bench: { type: 'boolean' }, 'bench-10k': { type: 'boolean' } } });
 const [mode, file] = positionals;
 if (!['save', 'compare'].includes(mode) || !file) {
   console.error('usage: guard-same.mjs save|compare FILE [--lib DIR] [--bench]');
@@ -44,7 +46,7 @@ const corpus = resolve(repo, '..', 'shared', 'corpus');
 const vaults = [];
 for (const kind of ['claude', 'hermes']) for (const id of readdirSync(join(corpus, kind)).sort()) vaults.push({ id: `${kind}/${id}`, dir: join(corpus, kind, id), kind });
 vaults.push({ id: 'demo-vault', dir: join(repo, 'fixtures', 'demo-vault'), kind: 'claude' });
-if (values.bench) for (const v of ['vault-1000', 'vault-hard-1000']) if (existsSync(join(repo, 'bench-out', v))) vaults.push({ id: `bench/${v}`, dir: join(repo, 'bench-out', v), kind: 'claude' });
+if (values.bench) for (const v of ['vault-1000', 'vault-hard-1000', ...(values['bench-10k'] ? ['vault-10000', 'vault-hard-10000'] : [])]) if (existsSync(join(repo, 'bench-out', v))) vaults.push({ id: `bench/${v}`, dir: join(repo, 'bench-out', v), kind: 'claude' });
 
 /** Markdown notes of a vault copy, sorted (not MEMORY.md, not under dot folders). */
 function notesOf(dir) {
@@ -64,6 +66,11 @@ function notesOf(dir) {
 const firstSentences = (text, n) => text.replace(/^---\n[\s\S]*?\n---\n/, '').split(/(?<=[.!?])\s+/).slice(0, n).join(' ');
 /** A light edit: the first word of 5+ letters in the body changed, a sentence added. */
 const lightEdit = (text) => text.replace(/(\n[^\n-][^\n]*?)\b([A-Za-z]{5,})\b/, '$1$2s') + '\nAlso noted later.\n';
+
+/** Every number in the body one more (a value conflict with the note, where it states one). */
+const numbersChanged = (text) => text.replace(/^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/, (_, fm = '', body) => fm + body.replace(/\d+/g, (d) => String(Number(d) + 1)));
+/** "never" before the first use/run/always in the body, "always" dropped (a polarity conflict). */
+const negated = (text) => text.replace(/^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/, (_, fm = '', body) => fm + body.replace(/\b(?:[Aa]lways )?([Uu]se|[Rr]un|[Ss]et)\b/, 'never $1'));
 
 const results = {};
 const scratch = mkdtempSync(join(tmpdir(), 'guard-same-'));
@@ -97,6 +104,9 @@ for (const v of vaults) {
       run(`light edit of ${p}`, lightEdit(text), { targetPath: 'new-edit.md' });
       run(`light edit of ${p} in place`, lightEdit(text), { targetPath: p });
       run(`mix of ${other} and ${third}`, mix, { targetPath: `new-mix-${i}.md` });
+      // Drafts the conflict engine has something to say about: every number changed, a rule negated.
+      run(`numbers of ${p} changed`, numbersChanged(text), { targetPath: 'new-numbers.md' });
+      run(`rule of ${p} negated`, negated(text), { targetPath: 'new-negated.md' });
     }
     if (first !== null) {
       run('first copy, no path, warm cache', first);
@@ -139,6 +149,12 @@ for (const v of vaults) {
 }
 rmSync(scratch, { recursive: true, force: true });
 
+// What the set exercises: verdicts, and matches that carry a conflict (the conflict engine's answers).
+const all = Object.values(results).flat().map((o) => o.result);
+const tally = {};
+for (const r of all) tally[r.verdict ?? 'error'] = (tally[r.verdict ?? 'error'] ?? 0) + 1;
+const matches = all.flatMap((r) => r.matches ?? []);
+console.log(`verdicts ${JSON.stringify(tally)}; ${matches.length} matches, ${matches.filter((m) => m.conflict).length} with a conflict (${matches.filter((m) => m.kind === 'contradiction').length} contradictions)`);
 if (mode === 'save') {
   writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
   console.log(`saved ${Object.values(results).reduce((n, o) => n + o.length, 0)} results of ${vaults.length} vaults to ${file}`);

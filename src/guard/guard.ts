@@ -2,7 +2,6 @@
 import { entryNotes } from '../consolidate/entries.js';
 import { securityFindings } from '../rules/security/in-text.js';
 import { loadVault } from '../vault/load.js';
-import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { noteClauses, noteConflicts, type NoteClauses } from '../similarity/conflict.js';
 import { estimate, signature } from '../similarity/minhash.js';
@@ -11,12 +10,11 @@ import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
-import { readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/from-text.js';
-import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';
 import { linkGraph, type LinkGraph } from './link-graph.js';
+import { claimsStore } from './claims-cache.js';
 import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
@@ -61,15 +59,6 @@ function withIndex(r: GuardResult, g: IndexGuard): GuardResult {
 function matchProvenance(gitOf: (path: string) => GitChange | null, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
   const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, gitOf, now);
   return { ageDays, modified, origin };
-}
-
-function readNote(config: Config, root: string, path: string): Pick<VaultFile, 'text' | 'bodyOffset' | 'meta' | 'codeRanges' | 'position'> | null {
-  try {
-    const p = readMarkdownFile(path, join(root, ...path.split('/')), 'note', config.maxFileBytes);
-    return { text: p.text, bodyOffset: p.bodyOffset, meta: p.meta, codeRanges: p.scan.codeRanges, position: p.position };
-  } catch {
-    return null;
-  }
 }
 
 export interface GuardOptions {
@@ -182,12 +171,14 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
   // vault hundreds of notes pass `related`, and the hook must stay fast).
   const toRead = new Set(scored.filter((x) => x.similarity >= THRESHOLDS.related).sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1)).slice(0, CONFLICT_CAP).map((x) => x.n));
+  // Each read note's sentences and claims: cached per note by its bytes (claims-cache.ts).
+  const claims = claimsStore(root, config, cacheMode);
   for (const { n, similarity } of scored) {
     checkDeadline(options.deadline, `comparing the draft with ${scored.length} similar notes`);
     let conflict: GuardMatch['conflict'];
-    const note = toRead.has(n) ? readNote(config, root, n.path) : null;
-    if (note) {
-      const f = noteConflicts(draftClauses(), noteClauses(note), 1)[0];
+    const view = toRead.has(n) ? claims.view(n.path) : null;
+    if (view) {
+      const f = noteConflicts(draftClauses(), view, 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
     if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
@@ -196,6 +187,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
     if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(gitOf, n, now), ...(conflict ? { conflict } : {}) });
   }
+  claims.save();
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
   const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse, before);

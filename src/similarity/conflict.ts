@@ -352,7 +352,8 @@ export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeR
 
 export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
 
-function claimsOf(n: NoteClauses): NoteClaims {
+/** The note's claims, built on first use and kept on the view (guard caches them: src/guard/claims-cache.ts). */
+export function claimsOf(n: NoteClauses): NoteClaims {
   n.claims ??= noteClaims(claimSentences(n.sentences.map(({ s }) => s.text)));
   return n.claims;
 }

@@ -115,7 +115,9 @@ export function resolveWikilink(target: string, lookup: NoteLookup, suggest = tr
   if (byStem) return { resolved: byStem, resolution: 'stem', suggestion: null };
   const byName = lookup.byName.get(t);
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
-  const folded = lookup.byFolded().get(fold(t));
+  // A lookup with no notes (guard's one-file index) folds nothing: the fold itself is skipped.
+  const byFolded = lookup.byFolded();
+  const folded = byFolded.size > 0 ? byFolded.get(fold(t)) : undefined;
   if (folded) return { resolved: folded, resolution: 'folded', suggestion: null };
   return { resolved: null, resolution: 'missing', suggestion: suggest ? closest(t, lookup) : null };
 }

@@ -1,0 +1,107 @@
+/**
+ * The conflict engine's features of the notes guard compares a draft with (their sentences and
+ * claims, src/similarity/conflict.ts), one file per note in VAULT/.memlint/cache/guard-claims/.
+ * Building a long note's claims was most of a note write on a topical vault (issue 14: up to 20
+ * notes of 100–200 KB per write), and the notes close to a draft recur from one write to the next.
+ *
+ * An entry is used only for the same bytes (a hash of the whole file, not its times: an edit within
+ * one timestamp tick is still seen), the same build (CACHE_KEY) and the same maxFileBytes. It is
+ * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
+ * returns the first conflict it meets, so the order is part of the answer. At most MAX_ENTRIES files
+ * are kept: the least recently written go first. A corrupt or foreign file is a miss, written anew.
+ */
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import { claimsOf, noteClauses, type NoteClauses } from '../similarity/conflict.js';
+import type { NoteClaims } from '../similarity/claims.js';
+import type { Sentence } from '../similarity/text.js';
+import { writeCacheFile } from '../util/cache-dir.js';
+import { sha1Base64, sha256Hex } from '../util/digest.js';
+import { readMarkdownFile } from '../vault/file.js';
+import { CACHE_KEY } from '../version.js';
+
+export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
+export const MAX_ENTRIES = 1000;
+const MAGIC = 'memlint-guard-claims-1';
+
+interface Entry {
+  readonly magic: string;
+  readonly build: string;
+  readonly path: string;
+  readonly maxBytes: number;
+  /** sha1 (base64) of the file's bytes. */
+  readonly hash: string;
+  readonly sentences: readonly Sentence[];
+  readonly claims: NoteClaims;
+}
+
+/** node:v8 only when a note is compared (most guard calls compare none). */
+const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
+
+export interface ClaimsStore {
+  /** The note's sentences and claims, from the cache when its bytes are unchanged; null when it cannot be read. */
+  view(path: string): NoteClauses | null;
+  /** Writes the entries computed since (read-write mode only). */
+  save(): void;
+  /** How many views came from the cache and how many were computed (for tests and timing). */
+  readonly counts: { hits: number; misses: number };
+}
+
+export function claimsStore(root: string, config: Config, mode: 'read-write' | 'read-only' | 'off'): ClaimsStore {
+  const dir = join(root, CLAIMS_DIR);
+  const maxBytes = config.maxFileBytes;
+  const pending: { file: string; entry: Entry }[] = [];
+  const counts = { hits: 0, misses: 0 };
+  const fileOf = (path: string): string => join(dir, sha256Hex(path).slice(0, 40));
+  const abs = (path: string): string => join(root, ...path.split('/'));
+
+  const cached = (path: string): NoteClauses | null => {
+    let bytes: Buffer;
+    try { bytes = readFileSync(abs(path)); } catch { return null; }
+    if (bytes.length > maxBytes) return null;
+    let e: Entry;
+    try { e = v8().deserialize(readFileSync(fileOf(path))) as Entry; } catch { return null; }
+    if (e?.magic !== MAGIC || e.build !== CACHE_KEY || e.path !== path || e.maxBytes !== maxBytes || e.hash !== sha1Base64(bytes)) return null;
+    return { sentences: e.sentences.map((s) => ({ s })), claims: e.claims };
+  };
+
+  const computed = (path: string): NoteClauses | null => {
+    let p;
+    try { p = readMarkdownFile(path, abs(path), 'note', maxBytes); } catch { return null; }
+    const view = noteClauses({ text: p.text, bodyOffset: p.bodyOffset, codeRanges: p.scan.codeRanges, position: p.position });
+    // Kept only when the parse read the whole file (a file past maxBytes keeps its head only).
+    if (mode === 'read-write' && p.bytes.length === p.size && p.size <= maxBytes) {
+      const entry: Entry = { magic: MAGIC, build: CACHE_KEY, path, maxBytes, hash: sha1Base64(p.bytes), sentences: view.sentences.map(({ s }) => s), claims: claimsOf(view) };
+      pending.push({ file: fileOf(path), entry });
+    }
+    return view;
+  };
+
+  return {
+    counts,
+    view(path) {
+      const hit = mode === 'off' ? null : cached(path);
+      if (hit) { counts.hits++; return hit; }
+      const v = computed(path);
+      if (v) counts.misses++;
+      return v;
+    },
+    save() {
+      if (mode !== 'read-write' || pending.length === 0) return;
+      try {
+        for (const { file, entry } of pending) writeCacheFile(file, v8().serialize(entry));
+        prune(dir);
+      } catch { /* a read-only vault: answered without caching */ }
+      pending.length = 0;
+    },
+  };
+}
+
+/** Past MAX_ENTRIES files, the least recently written are removed. */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => /^[0-9a-f]{40}$/.test(n));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = names.map((n) => ({ n, t: statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1));
+  for (const { n } of aged.slice(0, names.length - MAX_ENTRIES)) { try { unlinkSync(join(dir, n)); } catch { /* gone already */ } }
+}

@@ -1,0 +1,79 @@
+/**
+ * Issue 14: the sentences and claims of the notes guard compares a draft with are cached per note
+ * (src/guard/claims-cache.ts). A cached answer must be the answer without the cache: after the
+ * note is edited (even keeping its size and mtime), after the cache file is corrupted, and from
+ * another build's or another maxFileBytes' entry.
+ */
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
+import { knownRuleIds } from '../src/rules/ids.js';
+import { guardDraft, type GuardResult } from '../src/guard/guard.js';
+import { CLAIMS_DIR, claimsStore } from '../src/guard/claims-cache.js';
+import { copyToTemp } from './helpers/run.js';
+
+const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
+const NOTE = 'project_test-stack.md';
+const DRAFT = '---\nname: vitest-too\ndescription: about vitest-too\ntype: feedback\n---\n\nThe web package tests run on Jest only; use Jest for all unit tests.\n';
+const now = new Date('2026-12-01T00:00:00Z');
+
+/** The answer without the count of cached notes (how it got there, not what it says). */
+const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => { const { cache: _cache, ...rest } = r; return rest; };
+const run = (dir: string, config: Config, cache: 'read-write' | 'off'): Omit<GuardResult, 'cache'> => answer(guardDraft(dir, config, DRAFT, { targetPath: 'feedback_jest.md', now, cache }));
+
+/** Rewrites a note in place with the same size and mtime (an edit within one timestamp tick). */
+function editKeepingTimes(file: string, from: string, to: string): void {
+  const st = statSync(file);
+  const text = readFileSync(file, 'utf8');
+  expect(to.length).toBe(from.length);
+  expect(text).toContain(from);
+  writeFileSync(file, text.replace(from, to));
+  utimesSync(file, st.atime, st.mtime);
+  expect(statSync(file).size).toBe(st.size);
+}
+
+describe('guard: the claims cache', () => {
+  it('a warm cache gives the answer the engine gives without it, and is used', async () => {
+    const dir = copyToTemp(DEMO);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
+    const off = run(dir, config, 'off');
+    expect(off.matches.some((m) => m.kind === 'contradiction' && m.path === NOTE)).toBe(true);
+    expect(readdirSync(dir).includes('.memlint') && readdirSync(join(dir, '.memlint')).includes('cache') ? readdirSync(join(dir, '.memlint', 'cache')) : []).not.toContain('guard-claims');
+    expect(run(dir, config, 'read-write')).toEqual(off); // computes and writes
+    expect(readdirSync(join(dir, CLAIMS_DIR)).filter((n) => /^[0-9a-f]{40}$/.test(n)).length).toBeGreaterThan(0);
+    expect(run(dir, config, 'read-write')).toEqual(off); // from the cache
+    const store = claimsStore(dir, config, 'read-only');
+    expect(store.view(NOTE)).not.toBeNull();
+    expect(store.counts).toEqual({ hits: 1, misses: 0 });
+  });
+
+  it('an edit that keeps size and mtime is seen (entries are keyed by the bytes)', async () => {
+    const dir = copyToTemp(DEMO);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
+    const before = run(dir, config, 'read-write');
+    run(dir, config, 'read-write');
+    editKeepingTimes(join(dir, NOTE), 'We replaced Jest with Vitest in October', 'We replaced Mocha with Jest in October.');
+    const off = run(dir, config, 'off');
+    expect(off).not.toEqual(before); // the edit changes the answer: the test can tell a stale entry
+    expect(run(dir, config, 'read-write')).toEqual(off);
+    const store = claimsStore(dir, config, 'read-only');
+    store.view(NOTE);
+    expect(store.counts).toEqual({ hits: 1, misses: 0 }); // the new bytes were written anew
+  });
+
+  it('a corrupt entry, or one from another maxFileBytes, is a miss, not an answer', async () => {
+    const dir = copyToTemp(DEMO);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
+    const off = run(dir, config, 'off');
+    run(dir, config, 'read-write');
+    const files = readdirSync(join(dir, CLAIMS_DIR)).filter((n) => /^[0-9a-f]{40}$/.test(n));
+    for (const f of files) writeFileSync(join(dir, CLAIMS_DIR, f), 'not a cache entry');
+    expect(run(dir, config, 'read-write')).toEqual(off);
+    const other = { ...config, maxFileBytes: config.maxFileBytes - 1 };
+    const store = claimsStore(dir, other, 'read-only');
+    store.view(NOTE);
+    expect(store.counts).toEqual({ hits: 0, misses: 1 });
+  });
+});
