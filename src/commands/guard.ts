@@ -58,11 +58,11 @@ export async function run(args: string[], io: IO): Promise<number> {
 async function claudeHook(vaults: string[], io: IO, timeoutMs: number): Promise<number> {
   // The bound counts from here: start-up before it is the same for every call.
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-  // Loaded only in hook mode: it validates the payload with zod, which a plain guard does not need.
-  const { hookAnswer, hookContext, hookInputSchema, hookTarget } = await import('../guard/claude-hook.js');
+  // Loaded only in hook mode (zod, for a payload parseHookInput does not accept itself).
+  const { hookAnswer, hookContext, parseHookInput, hookTarget } = await import('../guard/claude-hook.js');
   let input;
   try {
-    input = hookInputSchema.parse(JSON.parse(await io.readStdin()));
+    input = parseHookInput(JSON.parse(await io.readStdin()));
   } catch (e) {
     // A malformed payload must not block every write: say so and let the tool run.
     io.stderr.write(`memlint guard --claude-hook: cannot read the hook input (${(e as Error).message.split('\n')[0]}); not checked\n`);

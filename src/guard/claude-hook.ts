@@ -4,17 +4,40 @@
  */
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/lazy-zod.js';
 import { memoryFolderFor, type LocationContext } from '../vault/locations.js';
 
-const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }).loose();
-export const hookInputSchema = z.object({
-  hook_event_name: z.string().optional(),
-  tool_name: z.string(),
-  cwd: z.string().optional(),
-  tool_input: z.object({ file_path: z.string().optional(), content: z.string().optional(), edits: z.array(edit).optional() }).loose().and(edit.partial()),
-}).loose();
-export type HookInput = z.infer<typeof hookInputSchema>;
+/** The payload's schema (zod, loaded on first use: parseHookInput needs it only for a payload it does not accept itself). */
+export const hookInputSchema = lazySchema((z) => {
+  const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }).loose();
+  return z.object({
+    hook_event_name: z.string().optional(),
+    tool_name: z.string(),
+    cwd: z.string().optional(),
+    tool_input: z.object({ file_path: z.string().optional(), content: z.string().optional(), edits: z.array(edit).optional() }).loose().and(edit.partial()),
+  }).loose();
+});
+export type HookInput = z.infer<ReturnType<typeof hookInputSchema>>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optional = (v: unknown, type: 'string' | 'boolean'): boolean => v === undefined || typeof v === type;
+const isEdit = (e: unknown): boolean => isObject(e) && typeof e.old_string === 'string' && typeof e.new_string === 'string' && optional(e.replace_all, 'boolean');
+
+/**
+ * The hook payload, validated. Loading zod costs about as much as starting node (BENCHMARKS.md,
+ * guard session 6), and every write an agent makes runs the hook: a payload this check accepts is
+ * one the schema accepts (the same fields, the same types, nothing looser), and is used as parsed.
+ * Anything else goes to the schema, which gives the error (the one line the hook prints).
+ */
+export function parseHookInput(raw: unknown): HookInput {
+  if (isObject(raw) && optional(raw.hook_event_name, 'string') && typeof raw.tool_name === 'string' && optional(raw.cwd, 'string') && isObject(raw.tool_input)) {
+    const t = raw.tool_input;
+    const edits = t.edits === undefined || (Array.isArray(t.edits) && t.edits.every(isEdit));
+    if (optional(t.file_path, 'string') && optional(t.content, 'string') && edits && optional(t.old_string, 'string') && optional(t.new_string, 'string') && optional(t.replace_all, 'boolean')) return raw as HookInput;
+  }
+  return hookInputSchema().parse(raw);
+}
 
 export interface HookTarget { readonly vault: string; readonly path: string; readonly content: string }
 
