@@ -125,7 +125,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
         return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off', deadline: options.deadline })));
       }
     };
-    const g = guardIndexText(root, config, draft, graphOf);
+    const g = guardIndexText(root, config, draft, graphOf, cacheMode);
     const counts = sigs as SignatureSet | undefined;
     return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 } }, g);
   }

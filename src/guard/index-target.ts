@@ -9,11 +9,15 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { unitName } from '../rules/index/over-budget.js';
 import { loadedEntries, pyStrip, splitEntries, storeChars, codePoints } from '../vault/hermes.js';
-import { harnessCut, readIndex, type Budget, type IndexText } from '../vault/index-file.js';
+import { harnessCut, readIndex, type Budget } from '../vault/index-file.js';
 import { parseMarkdown } from '../vault/file.js';
 import { buildLookup, resolveLink } from '../vault/resolve.js';
 import type { IndexEntry, IndexInfo, Vault } from '../vault/model.js';
 import type { LinkGraph } from './link-graph.js';
+import { flatLinks, type CacheMode } from './signatures.js';
+import { writeCacheFile } from '../util/cache-dir.js';
+import { sha1Base64 } from '../util/digest.js';
+import { CACHE_KEY } from '../version.js';
 
 export interface IndexGuard {
   readonly verdict: 'ok' | 'ask' | 'refuse';
@@ -30,24 +34,18 @@ const readText = (abs: string): string | null => { try { return readFileSync(abs
 const budgetOf = (config: Config): Budget => config.index;
 const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['verdict'] => (a === 'refuse' || b === 'refuse' ? 'refuse' : a === 'ask' || b === 'ask' ? 'ask' : 'ok');
 
-/** The index text as the harness would read it, in memlint's model (entries, lost entries). */
-function indexInfoOf(root: string, config: Config, text: string): IndexInfo {
-  return indexView(root, config, text).info;
-}
-
-interface IndexView { readonly info: IndexInfo; readonly links: IndexText['links'] }
+/** An index text as guard reads it: as the harness loads it, and its links (kind, target, …; mentions left out). */
+interface IndexView { readonly info: IndexInfo; readonly links: readonly string[] }
 
 const encoder = new TextEncoder();
+
 /**
  * The index text read as a one-file vault reads it (vaultFromText: the same parse, the same lookup
  * holding only the index, links resolved without did-you-mean), without building the vault: a
  * 9,000-line index has ~9,000 links, and freezing each into a VaultFile link was most of an index
- * write (issue 14). The last two are kept (a write measures `before` and `after` twice: size, then links).
+ * write (issue 14).
  */
-const made: { root: string; config: Config; text: string; view: IndexView }[] = [];
-function indexView(root: string, config: Config, text: string): IndexView {
-  const hit = made.find((m) => m.text === text && m.root === root && m.config === config);
-  if (hit) return hit.view;
+function readView(root: string, config: Config, text: string): IndexView {
   const path = config.index.file;
   const bytes = encoder.encode(text);
   const p = parseMarkdown(path, `${root}/${path}`, 'index', bytes, { size: bytes.length, mtimeMs: 0, mode: 0o644 }, config.maxFileBytes);
@@ -56,10 +54,59 @@ function indexView(root: string, config: Config, text: string): IndexView {
     const r = resolveLink(path, l, lookup, root, false);
     return { kind: l.kind, target: l.target, line: l.line ?? p.position(l.offset).line, resolved: r.resolved, resolution: r.resolution };
   });
-  const view = { info: readIndex({ path, text: p.text, links }, config.index), links };
-  made.unshift({ root, config, text, view });
-  made.length = Math.min(made.length, 2);
-  return view;
+  return { info: readIndex({ path, text: p.text, links }, config.index), links: flatLinks(links) };
+}
+
+/** A view as the cache keeps it: the lost entries are the entries from the cut line on (readIndex), not kept twice. */
+const toStored = (v: IndexView): IndexView => ({ ...v, info: { ...v.info, lostEntries: [] } });
+const fromStored = (v: IndexView): IndexView => ({ ...v, info: { ...v.info, lostEntries: v.info.cutLine === null ? [] : v.info.entries.filter((e) => e.line >= v.info.cutLine!) } });
+
+/** Guard's index views, VAULT/.memlint/cache/guard-index-v1.bin: the index as it is and as the last write made it. */
+export const INDEX_CACHE_FILE = join('.memlint', 'cache', 'guard-index-v1.bin');
+const INDEX_MAGIC = 'memlint-guard-index-1';
+const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
+
+interface IndexViews { view(text: string): IndexView; save(): void }
+
+/**
+ * Views of index texts for one guard call: each text read once (a write measures `before` and
+ * `after` twice: size, then links) and, with the cache, kept on disk for the next call, keyed by a
+ * hash of everything a view depends on (the text, the vault's root, the index's file name and
+ * budget, maxFileBytes) and the build. The next write's `before` is this write's `after`.
+ */
+function indexViews(root: string, config: Config, mode: CacheMode): IndexViews {
+  const seen = new Map<string, { key: string; view: IndexView }>();
+  const file = join(root, INDEX_CACHE_FILE);
+  const setting = JSON.stringify([root, config.index.file, config.index.maxLines, config.index.maxBytes, config.index.measure ?? 'utf16', config.maxFileBytes]);
+  let stored: Map<string, IndexView> | undefined;
+  let computed = false;
+  const fromDisk = (): Map<string, IndexView> => {
+    if (stored) return stored;
+    stored = new Map();
+    if (mode === 'off') return stored;
+    try {
+      const d = v8().deserialize(readFileSync(file)) as { magic?: unknown; build?: unknown; views?: unknown };
+      if (d.magic === INDEX_MAGIC && d.build === CACHE_KEY && Array.isArray(d.views)) for (const [k, v] of d.views as [string, IndexView][]) stored.set(k, fromStored(v));
+    } catch { /* missing or corrupt: computed and written anew */ }
+    return stored;
+  };
+  return {
+    view(text) {
+      let e = seen.get(text);
+      if (!e) {
+        const key = sha1Base64(`${setting}\0${text}`);
+        let view = fromDisk().get(key);
+        if (!view) { view = readView(root, config, text); computed = true; }
+        e = { key, view };
+        seen.set(text, e);
+      }
+      return e.view;
+    },
+    save() {
+      if (mode !== 'read-write' || !computed) return;
+      try { writeCacheFile(file, v8().serialize({ magic: INDEX_MAGIC, build: CACHE_KEY, views: [...seen.values()].map((e) => [e.key, toStored(e.view)]) })); } catch { /* a read-only vault */ }
+    },
+  };
 }
 
 const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
@@ -68,16 +115,21 @@ const room = (info: Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'>
 
 /** A write whose result is the whole index text `after`. */
 /** `graphOf` gives the vault's link graph (guard's cache): asked only when the write changes the index's links. */
-export function guardIndexText(root: string, config: Config, after: string, graphOf: () => LinkGraph): IndexGuard {
+export function guardIndexText(root: string, config: Config, after: string, graphOf: () => LinkGraph, cache: CacheMode = 'off'): IndexGuard {
+  const views = indexViews(root, config, cache);
+  try { return indexTextGuard(root, config, after, graphOf, views); } finally { views.save(); }
+}
+
+function indexTextGuard(root: string, config: Config, after: string, graphOf: () => LinkGraph, views: IndexViews): IndexGuard {
   const before = readText(join(root, config.index.file));
-  const next = indexInfoOf(root, config, after);
+  const next = views.view(after).info;
   const unit = unitName(next.measure);
   const measured = { lines: next.lines, size: next.bytes, maxLines: next.maxLines, max: next.maxBytes, unit, lost: next.lostEntries.map((e) => ({ line: e.line, text: e.text, target: e.target })) };
   const reasons: string[] = [];
   let verdict: IndexGuard['verdict'] = 'ok';
   const advice: string[] = [];
   if (next.truncated) {
-    const prev = before === null ? null : indexInfoOf(root, config, before);
+    const prev = before === null ? null : views.view(before).info;
     const lost = next.lostEntries;
     const named = lost.slice(0, 5).map(show).join('; ') + (lost.length > 5 ? `; and ${lost.length - 5} more` : '');
     const what = `${config.index.file} would be ${next.lines} lines and ${next.bytes} ${unit}, past what Claude Code loads (${next.maxLines} lines, ${next.maxBytes} ${unit}): only ${next.loadedLines} lines are loaded`;
@@ -95,7 +147,7 @@ export function guardIndexText(root: string, config: Config, after: string, grap
     }
   }
   if (before !== null) {
-    const links = linkChanges(root, config, before, after, graphOf);
+    const links = linkChanges(root, config, before, after, graphOf, views);
     if (links.unreachable.length) {
       verdict = worst(verdict, 'ask');
       reasons.push(`this write removes the only path to ${links.unreachable.length} note(s), which the agent would no longer find: ${links.unreachable.slice(0, 8).join(', ')}${links.unreachable.length > 8 ? ', …' : ''}`);
@@ -109,16 +161,17 @@ export function guardIndexText(root: string, config: Config, after: string, grap
 }
 
 /** Link targets of an index text, raw (no vault needed). */
-function rawTargets(root: string, config: Config, text: string): Map<string, { kind: string; target: string }> {
+function rawTargets(views: IndexViews, text: string): Map<string, { kind: string; target: string }> {
   const out = new Map<string, { kind: string; target: string }>();
-  for (const l of indexView(root, config, text).links) if (l.kind !== 'mention') out.set(`${l.kind}:${l.target}`, { kind: l.kind, target: l.target });
+  const flat = views.view(text).links;
+  for (let k = 0; k + 1 < flat.length; k += 2) out.set(`${flat[k]!}:${flat[k + 1]!}`, { kind: flat[k]!, target: flat[k + 1]! });
   return out;
 }
 
 /** Notes only the removed lines reached, and links the new lines add to nothing. Reads the vault only when the links change. */
-function linkChanges(root: string, config: Config, before: string, after: string, graphOf: () => LinkGraph): { unreachable: string[]; broken: string[] } {
-  const old = rawTargets(root, config, before);
-  const next = rawTargets(root, config, after);
+function linkChanges(root: string, config: Config, before: string, after: string, graphOf: () => LinkGraph, views: IndexViews): { unreachable: string[]; broken: string[] } {
+  const old = rawTargets(views, before);
+  const next = rawTargets(views, after);
   const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
   const removed = [...old].some(([k]) => !next.has(k));
   if (!added.length && !removed) return { unreachable: [], broken: [] };
@@ -155,7 +208,7 @@ export function guardNoteIndexLine(root: string, config: Config, path: string, d
   const stem = file.replace(/\.md$/i, '');
   if (index.includes(`(${path})`) || index.includes(`(./${path})`) || index.includes(`[[${stem}]]`) || index.includes(`[[${stem}|`) || index.includes(`/${file})`)) {
     // Its line is there: is it loaded?
-    const info = indexInfoOf(root, config, index);
+    const info = readView(root, config, index).info;
     const lost = info.lostEntries.find((e) => e.text.includes(`(${path})`) || e.text.includes(`(./${path})`) || e.text.includes(`[[${stem}`));
     if (!lost || info.entries.some((e) => e.line < lost.line && e.text.includes(path))) return OK;
     return { verdict: 'ask', reasons: [`the index line for ${path} (${show(lost)}) is past what Claude Code loads (${info.loadedLines} of ${info.lines} lines): the agent will not see this note. Make room first (${FIX})`], advice: [] };
