@@ -4,15 +4,15 @@
  * note is edited (even keeping its size and mtime), after the cache file is corrupted, and from
  * another build's or another maxFileBytes' entry.
  */
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
 import { knownRuleIds } from '../src/rules/ids.js';
 import { guardDraft, type GuardResult } from '../src/guard/guard.js';
-import { CLAIMS_DIR, claimsStore } from '../src/guard/claims-cache.js';
-import { copyToTemp } from './helpers/run.js';
+import { CLAIMS_DIR, claimsStore, prune } from '../src/guard/claims-cache.js';
+import { copyToTemp, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const NOTE = 'project_test-stack.md';
@@ -75,5 +75,37 @@ describe('guard: the claims cache', () => {
     const store = claimsStore(dir, other, 'read-only');
     store.view(NOTE);
     expect(store.counts).toEqual({ hits: 0, misses: 1 });
+  });
+});
+
+describe('guard: the claims cache stays bounded', () => {
+  const entries = (dir: string): string[] => readdirSync(dir).filter((n) => /^[0-9a-f]{40}$/.test(n)).sort();
+  /** Five entry files of 1,000 bytes, written at t = 1…5 s (name i = age order), and a file that is not one. */
+  function folder(): string {
+    const dir = join(tempDir(), 'claims');
+    mkdirSync(dir);
+    for (let i = 1; i <= 5; i++) {
+      const f = join(dir, String(i).repeat(40));
+      writeFileSync(f, 'x'.repeat(1000));
+      utimesSync(f, new Date(i * 1000), new Date(i * 1000));
+    }
+    writeFileSync(join(dir, '.gitignore'), '*\n');
+    return dir;
+  }
+  it('past the count, the least recently written go first', () => {
+    const dir = folder();
+    prune(dir, 3, Infinity);
+    expect(entries(dir)).toEqual(['3', '4', '5'].map((c) => c.repeat(40)));
+    expect(readdirSync(dir)).toContain('.gitignore');
+  });
+  it('past the bytes, too', () => {
+    const dir = folder();
+    prune(dir, 100, 2500);
+    expect(entries(dir)).toEqual(['4', '5'].map((c) => c.repeat(40)));
+  });
+  it('under both, nothing goes', () => {
+    const dir = folder();
+    prune(dir, 5, 5000);
+    expect(entries(dir)).toHaveLength(5);
   });
 });

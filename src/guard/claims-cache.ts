@@ -8,7 +8,7 @@
  * one timestamp tick is still seen), the same build (CACHE_KEY) and the same maxFileBytes. It is
  * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
  * returns the first conflict it meets, so the order is part of the answer. At most MAX_ENTRIES files
- * are kept: the least recently written go first. A corrupt or foreign file is a miss, written anew.
+ * and MAX_BYTES bytes are kept: the least recently written go first. A corrupt or foreign file is a miss, written anew.
  */
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ import { CACHE_KEY } from '../version.js';
 
 export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
 export const MAX_ENTRIES = 1000;
+/** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
+export const MAX_BYTES = 64 * 1024 * 1024;
 const MAGIC = 'memlint-guard-claims-1';
 
 interface Entry {
@@ -91,17 +93,27 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
       if (mode !== 'read-write' || pending.length === 0) return;
       try {
         for (const { file, entry } of pending) writeCacheFile(file, v8().serialize(entry));
-        prune(dir);
+        prune(dir, MAX_ENTRIES, MAX_BYTES);
       } catch { /* a read-only vault: answered without caching */ }
       pending.length = 0;
     },
   };
 }
 
-/** Past MAX_ENTRIES files, the least recently written are removed. */
-function prune(dir: string): void {
-  const names = readdirSync(dir).filter((n) => /^[0-9a-f]{40}$/.test(n));
-  if (names.length <= MAX_ENTRIES) return;
-  const aged = names.map((n) => ({ n, t: statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1));
-  for (const { n } of aged.slice(0, names.length - MAX_ENTRIES)) { try { unlinkSync(join(dir, n)); } catch { /* gone already */ } }
+/** Past `maxEntries` files or `maxBytes` bytes, the least recently written go first (exported for tests). */
+export function prune(dir: string, maxEntries: number, maxBytes: number): void {
+  const files = readdirSync(dir)
+    .filter((n) => /^[0-9a-f]{40}$/.test(n))
+    .map((n) => ({ n, st: statSync(join(dir, n), { throwIfNoEntry: false }) }))
+    .filter((f) => f.st !== undefined)
+    .map(({ n, st }) => ({ n, t: st!.mtimeMs, size: st!.size }))
+    .sort((a, b) => a.t - b.t || (a.n < b.n ? -1 : 1));
+  let count = files.length;
+  let bytes = files.reduce((sum, f) => sum + f.size, 0);
+  for (const f of files) {
+    if (count <= maxEntries && bytes <= maxBytes) break;
+    try { unlinkSync(join(dir, f.n)); } catch { /* gone already */ }
+    count--;
+    bytes -= f.size;
+  }
 }
