@@ -40,6 +40,14 @@ describe('guard start-up: what a write loads', () => {
     expect(packages).toEqual([]);
   });
 
+  it('a hook call with a good payload loads no package either (its payload is checked by hand: test/guard-hook-input.test.ts)', () => {
+    const draft2 = draft.replace('name: use-pnpm', 'name: pnpm-again');
+    const payload = { tool_name: 'Write', tool_input: { file_path: join(vault, 'feedback_pnpm-again.md'), content: draft2 } };
+    const { packages, stdout } = packagesLoaded(['guard', '--claude-hook', vault], JSON.stringify(payload));
+    expect(stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(packages).toEqual([]);
+  });
+
   it('rule options a config sets are still validated (zod loaded then)', () => {
     const configured = copyToTemp(DEMO);
     writeFileSync(join(configured, 'memlint.config.json'), JSON.stringify({ rules: { 'memory/data-dump': { severity: 'info', options: { minChars: -5 } } } }));
