@@ -5,6 +5,7 @@
  * uses (without did-you-mean: reachability needs only where a link lands). Notes are listed in
  * discovery order, as a load lists them, so a stem two notes share resolves to the same one.
  */
+import { posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../vault/discover.js';
 import { readMarkdownFile, stemOf } from '../vault/file.js';
@@ -52,17 +53,18 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
     markdown.push(f.path);
   }
   const lookup: NoteLookup = buildLookup(notes, markdown, other);
-  // A wikilink lands where its target says, whoever writes it: resolved once per distinct target
-  // (the hard bench shape's 10k notes hold 120k wikilinks to 26k targets).
-  const wikilinks = new Map<string, string | null | 'outside'>();
+  // Each distinct link resolved once: a wikilink lands where its target says, whoever writes it (the
+  // hard bench shape's 10k notes hold 120k wikilinks to 26k targets); a path link depends on the
+  // linking file only through its folder (resolvePath), and the index before and after a write
+  // shares most of its links. Mentions (resolved from two places) are not memoized.
+  const memo = new Map<string, string | null | 'outside'>();
   const resolve = (from: string, kind: string, target: string): string | null | 'outside' => {
-    if (kind === 'wikilink') {
-      const known = wikilinks.get(target);
-      if (known !== undefined) return known;
-    }
+    const key = kind === 'wikilink' ? `w\0${target}` : kind === 'mention' ? null : `p\0${from.includes('/') ? posix.dirname(from) : ''}\0${kind}\0${target}`;
+    const known = key === null ? undefined : memo.get(key);
+    if (known !== undefined) return known;
     const r = resolveLink(from, { kind: kind as 'markdown', target }, lookup, root, false);
     const out = r.resolution === 'outside' ? 'outside' : r.resolved;
-    if (kind === 'wikilink') wikilinks.set(target, out);
+    if (key !== null) memo.set(key, out);
     return out;
   };
   const targets = (from: string, flat: readonly string[], into: Set<string> | string[]): void => {
