@@ -57,14 +57,16 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
   // hard bench shape's 10k notes hold 120k wikilinks to 26k targets); a path link depends on the
   // linking file only through its folder (resolvePath), and the index before and after a write
   // shares most of its links. Mentions (resolved from two places) are not memoized.
-  const memo = new Map<string, string | null | 'outside'>();
+  const byTarget = new Map<string, string | null | 'outside'>();
+  const byFolder = new Map<string, string | null | 'outside'>();
   const resolve = (from: string, kind: string, target: string): string | null | 'outside' => {
-    const key = kind === 'wikilink' ? `w\0${target}` : kind === 'mention' ? null : `p\0${from.includes('/') ? posix.dirname(from) : ''}\0${kind}\0${target}`;
-    const known = key === null ? undefined : memo.get(key);
+    const memo = kind === 'wikilink' ? byTarget : kind === 'mention' ? null : byFolder;
+    const key = memo === byFolder ? `${from.includes('/') ? posix.dirname(from) : ''}\0${kind}\0${target}` : target;
+    const known = memo?.get(key);
     if (known !== undefined) return known;
     const r = resolveLink(from, { kind: kind as 'markdown', target }, lookup, root, false);
     const out = r.resolution === 'outside' ? 'outside' : r.resolved;
-    if (key !== null) memo.set(key, out);
+    memo?.set(key, out);
     return out;
   };
   const targets = (from: string, flat: readonly string[], into: Set<string> | string[]): void => {
