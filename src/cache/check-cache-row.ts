@@ -4,8 +4,7 @@ import type { Finding } from '../rules/types.js';
 import { settledBefore } from '../util/cache-dir.js';
 import { sha1Base64 } from '../util/digest.js';
 import type { FrontmatterRecord } from '../vault/frontmatter.js';
-import type { FileStat, ParseRecord } from '../vault/file.js';
-import type { FileRole, Link, NoteMeta, Resolution, VaultFile } from '../vault/model.js';
+import type { FileRole, FileStat, Link, NoteMeta, ParseRecord, Resolution, VaultFile } from '../vault/model.js';
 import { lazyLink, suggestionPending } from '../vault/resolve.js';
 import type { LinkKind } from '../vault/scan.js';
 

@@ -17,8 +17,7 @@ import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
 import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
-import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
-import type { FileRole, Link, Vault, VaultFile } from '../vault/model.js';
+import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile } from '../vault/model.js';
 import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
 
