@@ -97,14 +97,7 @@ export function encodeFile(
           cutValues: fm.cutValues,
         }
       : null,
-    meta: {
-      name: m.name,
-      description: m.description,
-      type: m.type,
-      modified: m.modified,
-      origin: m.origin,
-      shape: m.shape,
-    },
+    meta: copyMeta(m),
     links,
     codeRanges,
     findings,
@@ -182,6 +175,18 @@ export function sameLinks(row: Row | null, links: readonly Link[]): boolean {
   return true;
 }
 
+/** A note's metadata as a fresh literal with exactly NoteMeta's fields, in their order. */
+function copyMeta(m: NoteMeta): NoteMeta {
+  return {
+    name: m.name,
+    description: m.description,
+    type: m.type,
+    modified: m.modified,
+    origin: m.origin,
+    shape: m.shape,
+  };
+}
+
 export function decodeParse(row: Row): ParseRecord {
   const { frontmatter: fm, meta: m, links, codeRanges: code, flags } = row;
   return {
@@ -195,14 +200,7 @@ export function decodeParse(row: Row): ParseRecord {
       error: fm.error,
       cutValues: fm.cutValues,
     },
-    meta: Object.freeze({
-      name: m.name,
-      description: m.description,
-      type: m.type,
-      modified: m.modified,
-      origin: m.origin,
-      shape: m.shape,
-    }),
+    meta: Object.freeze(copyMeta(m)),
     scan: () => {
       const codeRanges: (readonly [number, number])[] = [];
       for (let i = 0; i + 1 < code.length; i += 2) codeRanges.push([code[i]!, code[i + 1]!]);
@@ -214,55 +212,62 @@ export function decodeParse(row: Row): ParseRecord {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNullableString = (v: unknown): boolean => v === null || typeof v === 'string';
+
+type FieldType = 'number' | 'string' | 'boolean' | 'string?';
+type Fields = readonly (readonly [string, FieldType])[];
+/** Whether `o` has each of `fields` with that `typeof` ('string?': a string or null). */
+function hasFields(o: Record<string, unknown>, fields: Fields): boolean {
+  for (let i = 0; i < fields.length; i++) {
+    const [k, want] = fields[i]!;
+    const v = o[k];
+    if (want === 'string?' ? v !== null && typeof v !== 'string' : typeof v !== want) return false;
+  }
+  return true;
+}
+const ROW_FIELDS: Fields = [
+  ['role', 'string'],
+  ['digest', 'string'],
+  ['flags', 'number'],
+];
+const FRONTMATTER_FIELDS: Fields = [
+  ['yamlOffset', 'number'],
+  ['yamlLength', 'number'],
+  ['bodyOffset', 'number'],
+  ['language', 'string'],
+  ['hasData', 'boolean'],
+];
+const META_FIELDS: Fields = [
+  ['name', 'string?'],
+  ['description', 'string?'],
+  ['type', 'string?'],
+  ['modified', 'string?'],
+  ['origin', 'string?'],
+  ['shape', 'string'],
+];
+const STAT_FIELDS: Fields = [
+  ['size', 'number'],
+  ['mtimeMs', 'number'],
+  ['ctimeMs', 'number'],
+  ['ino', 'number'],
+  ['mode', 'number'],
+];
 
 /** The shape of a row as read from disk (a foreign or hand-edited line is a miss, never misread). */
 export function isRow(v: unknown): v is Row {
-  if (
-    !isObject(v) ||
-    typeof v.role !== 'string' ||
-    typeof v.digest !== 'string' ||
-    !isObject(v.meta) ||
-    !isObject(v.findings) ||
-    typeof v.flags !== 'number'
-  )
-    return false;
-  const { frontmatter: fm, meta: m, stat: st } = v;
+  if (!isObject(v) || !hasFields(v, ROW_FIELDS) || !isObject(v.findings)) return false;
+  const { frontmatter: fm, meta, stat } = v;
   if (
     fm !== null &&
     !(
       isObject(fm) &&
-      typeof fm.yamlOffset === 'number' &&
-      typeof fm.yamlLength === 'number' &&
-      typeof fm.bodyOffset === 'number' &&
-      typeof fm.language === 'string' &&
-      typeof fm.hasData === 'boolean' &&
+      hasFields(fm, FRONTMATTER_FIELDS) &&
       (fm.error === null || isObject(fm.error)) &&
       Array.isArray(fm.cutValues)
     )
   )
     return false;
-  if (!(
-    isNullableString(m.name) &&
-    isNullableString(m.description) &&
-    isNullableString(m.type) &&
-    isNullableString(m.modified) &&
-    isNullableString(m.origin) &&
-    typeof m.shape === 'string'
-  ))
-    return false;
-  if (
-    st !== null &&
-    !(
-      isObject(st) &&
-      typeof st.size === 'number' &&
-      typeof st.mtimeMs === 'number' &&
-      typeof st.ctimeMs === 'number' &&
-      typeof st.ino === 'number' &&
-      typeof st.mode === 'number'
-    )
-  )
-    return false;
+  if (!isObject(meta) || !hasFields(meta, META_FIELDS)) return false;
+  if (stat !== null && !(isObject(stat) && hasFields(stat, STAT_FIELDS))) return false;
   return (
     Array.isArray(v.links) &&
     v.links.length % LINK_CELLS === 0 &&
