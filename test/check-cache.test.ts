@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHECK_CACHE_FILE, CheckCache } from '../src/cache/check-cache.js';
-import { configKey } from '../src/cache/check-cache-row.js';
+import { configKey, isRow } from '../src/cache/check-cache-row.js';
 import { checkLoadedVault, checkVault, type CheckResult } from '../src/check.js';
 import { sha1Base64 } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';
@@ -266,6 +266,27 @@ describe('check --cache gives the answer check gives', () => {
     expect(JSON.parse(newHead!)).toMatchObject({ magic: 'memlint-check-cache-3', version: CACHE_KEY });
     expect(newRows.length).toBe(rows.length);
     for (const line of newRows) expect(JSON.parse(line.slice(line.indexOf('\t') + 1))).toMatchObject({ role: expect.any(String), digest: expect.any(String) });
+  });
+
+  it('a row with a field of the wrong type is a miss (isRow checks every named field)', async () => {
+    const dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
+    await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
+    const line = readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8').split('\n').find((l) => l.startsWith('"project_ports.md"\t'))!;
+    const row = (): Record<string, Record<string, unknown>> => JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, Record<string, unknown>>;
+    expect(isRow(row())).toBe(true);
+    expect(row().frontmatter).not.toBe(null);
+    const bad: [string, string | null, unknown][] = [
+      ['role', null, 1], ['digest', null, null], ['flags', null, '0'], ['findings', null, []], ['links', null, [1, 2]], ['codeRanges', null, [1]],
+      ['frontmatter', 'yamlOffset', '4'], ['frontmatter', 'hasData', 1], ['frontmatter', 'error', 'x'], ['frontmatter', 'cutValues', null],
+      ['meta', 'name', 5], ['meta', 'shape', null], ['meta', 'origin', undefined], ['stat', null, 0], ['stat', null, [1, 2, 3, 4, 5]],
+    ];
+    for (const [field, inner, value] of bad) {
+      const r = row();
+      if (inner === null) r[field] = value as Record<string, unknown>;
+      else if (value === undefined) delete r[field]![inner];
+      else r[field]![inner] = value;
+      expect(isRow(JSON.parse(JSON.stringify(r))), `${field}${inner ? `.${inner}` : ''} = ${JSON.stringify(value)}`).toBe(false);
+    }
   });
 
   it('the CLI writes only its cache file, and a cache it cannot write changes nothing', () => {
