@@ -11,7 +11,7 @@ import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
-import { readMarkdownFile } from '../vault/file.js';
+import { makeVaultFile, readMarkdownFile } from '../vault/file.js';
 import { vaultFromText } from '../vault/from-text.js';
 import type { VaultFile } from '../vault/model.js';
 import type { NoteSignature } from './cache.js';
@@ -66,7 +66,7 @@ function matchProvenance(gitOf: (path: string) => GitChange | null, n: NoteSigna
 function readNote(config: Config, root: string, path: string): Pick<VaultFile, 'text' | 'bodyOffset' | 'meta' | 'codeRanges' | 'position'> | null {
   try {
     const p = readMarkdownFile(path, join(root, ...path.split('/')), 'note', config.maxFileBytes);
-    return { text: p.text, bodyOffset: p.bodyOffset, meta: p.meta, codeRanges: p.scan.codeRanges, position: p.position };
+    return makeVaultFile(p, []);
   } catch {
     return null;
   }
