@@ -40,7 +40,7 @@ describe.skipIf(!hasCorpus)('real vaults: consolidate, approve every item, execu
     // Index splits and orphan lines are info by default (measured below 0.8): a person may still opt in, and
     // approving everything must stay safe then too, so this vault proposes them.
     const config = join(vault, 'memlint.config.json');
-    if (!existsSync(config)) writeFileSync(config, '{ "consolidate": { "propose": { "index-overflow": true, "orphan": true } } }\n');
+    if (!existsSync(config)) writeFileSync(config, '{ "consolidate": { "propose": { "index-overflow": true, "orphan": true, "store-overflow": true } } }\n');
     const before = snapshotTree(vault, { mtime: 'ms' });
     const errorsBefore = errors(vault);
     const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));

@@ -8,10 +8,13 @@ import { basename, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECK_CACHE_FILE } from '../src/cache/check-cache.js';
-import { checkVault, type CheckResult } from '../src/check.js';
+import { CHECK_CACHE_FILE, CheckCache } from '../src/cache/check-cache.js';
+import { configKey, isRow } from '../src/cache/check-cache-row.js';
+import { checkLoadedVault, checkVault, type CheckResult } from '../src/check.js';
+import { sha1Base64 } from '../src/util/digest.js';
+import { loadVault } from '../src/vault/load.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
-import { VERSION } from '../src/version.js';
+import { CACHE_KEY, VERSION } from '../src/version.js';
 import type { Config } from '../src/config/schema.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
@@ -207,16 +210,17 @@ describe('check --cache gives the answer check gives', () => {
     // The rule itself (this kernel's file times are fine-grained, so the race above rarely lines
     // up here): a file changed within the margin before the run is recorded without its stat, and
     // is read and hashed again next time.
-    const rowOf = (): unknown[] => {
+    const rowOf = (): { stat: unknown } => {
       const line = readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8').split('\n').find((l) => l.startsWith('"n0.md"\t'))!;
-      return JSON.parse(line.slice(line.indexOf('\t') + 1)) as unknown[];
+      return JSON.parse(line.slice(line.indexOf('\t') + 1)) as { stat: unknown };
     };
     writeFileSync(join(dir, 'n0.md'), clean);
     await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
-    expect(rowOf()[8]).toBe(0);
+    expect(rowOf().stat).toBe(null);
     sleep(MARGIN + 15);
     await checkVault(dir, { config: DEFAULT_CONFIG, cache: { racyMarginMs: MARGIN } });
-    expect(rowOf()[8]).toEqual([statSync(join(dir, 'n0.md')).size, statSync(join(dir, 'n0.md')).mtimeMs, statSync(join(dir, 'n0.md')).ctimeMs, statSync(join(dir, 'n0.md')).ino, statSync(join(dir, 'n0.md')).mode]);
+    const st = statSync(join(dir, 'n0.md'));
+    expect(rowOf().stat).toEqual({ size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode });
   });
 
   it('a corrupt or foreign cache file is ignored and rewritten', async () => {
@@ -228,7 +232,60 @@ describe('check --cache gives the answer check gives', () => {
       writeFileSync(cache, junk);
       const warm = await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
       expect(answer(warm)).toBe(answer(cold));
-      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-2"/);
+      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-3"/);
+    }
+  });
+
+  it('a cache file of the old format (positional rows, format 2) is ignored and rewritten, never misread', async () => {
+    // test/data/check-cache-format-2.jsonl: written by `check --cache` of fixtures/demo-vault with the
+    // format-2 code (rows as positional arrays). Its header is given this build's version and config,
+    // so only the format tells it apart, and one row's findings are emptied: a reader that took the
+    // old rows would answer from them (same bytes) and lose a finding.
+    const dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
+    const cold = await checkVault(dir, { config: DEFAULT_CONFIG });
+    expect(cold.findings.some((f) => f.file === 'feedback_no-rationale.md' && f.ruleId === 'note/missing-rationale')).toBe(true);
+    const [head, ...rows] = readFileSync(join(process.cwd(), 'test', 'data', 'check-cache-format-2.jsonl'), 'utf8').trimEnd().split('\n');
+    const old = { ...(JSON.parse(head!) as { magic: string }), version: CACHE_KEY, config: configKey(DEFAULT_CONFIG) };
+    expect(old.magic).toBe('memlint-check-cache-2');
+    const lines = rows.map((line) => {
+      const key = JSON.parse(line.slice(0, line.indexOf('\t'))) as string;
+      const row = JSON.parse(line.slice(line.indexOf('\t') + 1)) as unknown[];
+      // The premise: the old rows describe exactly these bytes.
+      expect(row[1], key).toBe(sha1Base64(readFileSync(join(dir, key))));
+      if (key === 'feedback_no-rationale.md') row[6] = {};
+      return `${JSON.stringify(key)}\t${JSON.stringify(row)}`;
+    });
+    const file = join(dir, CHECK_CACHE_FILE);
+    mkdirSync(join(dir, '.memlint', 'cache'), { recursive: true });
+    writeFileSync(file, `${[JSON.stringify(old), ...lines].join('\n')}\n`);
+    const cache = CheckCache.open(dir, DEFAULT_CONFIG, { racyMarginMs: MARGIN });
+    const warm = checkLoadedVault(loadVault(dir, { config: DEFAULT_CONFIG, parseCache: cache }), cache);
+    expect(cache.hits).toEqual({ unchanged: 0, sameBytes: 0 });
+    expect(answer(warm)).toBe(answer(cold));
+    const [newHead, ...newRows] = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(newHead!)).toMatchObject({ magic: 'memlint-check-cache-3', version: CACHE_KEY });
+    expect(newRows.length).toBe(rows.length);
+    for (const line of newRows) expect(JSON.parse(line.slice(line.indexOf('\t') + 1))).toMatchObject({ role: expect.any(String), digest: expect.any(String) });
+  });
+
+  it('a row with a field of the wrong type is a miss (isRow checks every named field)', async () => {
+    const dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
+    await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
+    const line = readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8').split('\n').find((l) => l.startsWith('"project_ports.md"\t'))!;
+    const row = (): Record<string, Record<string, unknown>> => JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, Record<string, unknown>>;
+    expect(isRow(row())).toBe(true);
+    expect(row().frontmatter).not.toBe(null);
+    const bad: [string, string | null, unknown][] = [
+      ['role', null, 1], ['digest', null, null], ['flags', null, '0'], ['findings', null, []], ['links', null, [1, 2]], ['codeRanges', null, [1]],
+      ['frontmatter', 'yamlOffset', '4'], ['frontmatter', 'hasData', 1], ['frontmatter', 'error', 'x'], ['frontmatter', 'cutValues', null],
+      ['meta', 'name', 5], ['meta', 'shape', null], ['meta', 'origin', undefined], ['stat', null, 0], ['stat', null, [1, 2, 3, 4, 5]],
+    ];
+    for (const [field, inner, value] of bad) {
+      const r = row();
+      if (inner === null) r[field] = value as Record<string, unknown>;
+      else if (value === undefined) delete r[field]![inner];
+      else r[field]![inner] = value;
+      expect(isRow(JSON.parse(JSON.stringify(r))), `${field}${inner ? `.${inner}` : ''} = ${JSON.stringify(value)}`).toBe(false);
     }
   });
 

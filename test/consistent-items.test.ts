@@ -33,7 +33,7 @@ describe('consistent item sets', () => {
 
   it.each([['demo vault', DEMO], ['Hermes store over budget', HERMES]] as const)('%s, every kind proposed: every subset tried (each item alone, all, and random halves) is accepted whole by apply', async (_n, src) => {
     const vault = copyToTemp(src);
-    writeFileSync(join(vault, 'memlint.config.json'), `${JSON.stringify({ consolidate: { propose: { 'index-overflow': true, orphan: true, incident: true, contradiction: true, 'dead-reference': true, 'not-memory': true } } })}\n`);
+    writeFileSync(join(vault, 'memlint.config.json'), `${JSON.stringify({ consolidate: { propose: { 'index-overflow': true, orphan: true, incident: true, contradiction: true, 'dead-reference': true, 'not-memory': true, 'store-overflow': true } } })}\n`);
     const file = join(vault, '..', 'p.yaml');
     expect((await runMain(['consolidate', vault, '--out', file])).code).toBe(0);
     let ids: string[] = [];

@@ -34,14 +34,8 @@ describe('the markdown scanner is linear', () => {
     });
   }
 
-  it('grows linearly: 4x the input costs far less than 16x the time', () => {
-    const small = '['.repeat(100_000);
-    const big = '['.repeat(400_000);
-    scanMarkdown(small);
-    const a = Math.min(timed(() => scanMarkdown(small)), timed(() => scanMarkdown(small)));
-    const b = Math.min(timed(() => scanMarkdown(big)), timed(() => scanMarkdown(big)));
-    expect(b / Math.max(a, 1)).toBeLessThan(10);
-  });
+  // Growth is counted, not timed, in test/scan-linear.test.ts (`[` repeated among 15 constructs): a timed
+  // ratio failed on a loaded machine with a linear scanner.
 
   it('check reads the pathological fixture vault in bounded time', async () => {
     const t = performance.now();

@@ -8,7 +8,8 @@ import { ensureStateDir } from '../util/cache-dir.js';
 import { inGitWorkTree, snapshot } from './git.js';
 import { Lock, RunStore, StateError, writeStep, type ChangeRecord, type JournalRecord } from './journal.js';
 import { unsafePath } from './paths.js';
-import type { FileChange, ItemOutcome } from './plan.js';
+import type { FileChange } from './compose.js';
+import type { ItemOutcome } from './plan.js';
 
 export interface Executed { readonly runId: string; readonly touched: readonly string[]; readonly git: { pre: string | null; post: string | null } | null }
 

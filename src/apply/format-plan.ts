@@ -1,7 +1,8 @@
 /** What apply prints: every item's fate, and under each item the moves and unified diffs. */
 import { createTwoFilesPatch } from 'diff';
 import { maskSecrets } from '../rules/security/secret.js';
-import { HOLDING, type FileChange, type Plan } from './plan.js';
+import { HOLDING, type FileChange } from './compose.js';
+import type { Plan } from './plan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 /** Shown text: a diff is read by people and logs, so credentials in it are masked (the files keep them). */

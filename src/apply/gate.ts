@@ -14,7 +14,8 @@ import { assembleVault } from '../vault/load.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
 import { count } from '../util/counters.js';
-import { HOLDING, planApply, type FileChange, type ItemOutcome, type Plan } from './plan.js';
+import { HOLDING, type FileChange } from './compose.js';
+import { planApply, type ItemOutcome, type Plan } from './plan.js';
 
 export interface LostLine { readonly file: string; readonly line: number; readonly text: string }
 

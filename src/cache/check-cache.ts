@@ -17,14 +17,14 @@ import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
 import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
-import type { FileStat, ParseCache, ParseRecord } from '../vault/file.js';
-import type { FileRole, Link, Vault, VaultFile } from '../vault/model.js';
+import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile } from '../vault/model.js';
 import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
-const MAGIC = 'memlint-check-cache-2';
+// 3: rows are objects with named fields (check-cache-row.ts `Row`), no longer positional arrays.
+const MAGIC = 'memlint-check-cache-3';
 
 interface Header { magic: string; version: string; config: string; kind: string; shape: string }
 
@@ -138,11 +138,11 @@ export class CheckCache implements ParseCache {
   unchanged(path: string, absPath: string, role: FileRole): { record: ParseRecord; stat: FileStat } | undefined {
     const e = this.entry(path);
     const row = this.row(e);
-    const was = row?.[8];
-    if (!this.trustStat || !row || row[0] !== role || !was) return undefined;
+    const was = row?.stat;
+    if (!this.trustStat || !row || row.role !== role || !was) return undefined;
     const st = statSync(absPath, { throwIfNoEntry: false });
-    if (!st || st.size !== was[0] || st.mtimeMs !== was[1] || st.ctimeMs !== was[2] || st.ino !== was[3]) return undefined;
-    e.digest = row[1];
+    if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino) return undefined;
+    e.digest = row.digest;
     e.stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     this.hits.unchanged++;
     return { record: decodeParse(row), stat: e.stat };
@@ -153,13 +153,13 @@ export class CheckCache implements ParseCache {
     e.digest = sha1Base64(bytes);
     e.stat = stat;
     const row = this.row(e);
-    if (row && row[0] === role && row[1] === e.digest) {
+    if (row && row.role === role && row.digest === e.digest) {
       this.hits.sameBytes++;
       // Same bytes: the line is written again only to record a new stat (touched, checked out
       // again) or one that has become old enough to trust.
-      const was = row[8];
-      const sameStat = was !== 0 && was[0] === stat.size && was[1] === stat.mtimeMs && was[2] === stat.ctimeMs && was[3] === stat.ino && was[4] === stat.mode;
-      if (!sameStat && (was !== 0 || this.trusted(stat))) e.rewrite = true;
+      const was = row.stat;
+      const sameStat = was !== null && was.size === stat.size && was.mtimeMs === stat.mtimeMs && was.ctimeMs === stat.ctimeMs && was.ino === stat.ino && was.mode === stat.mode;
+      if (!sameStat && (was !== null || this.trusted(stat))) e.rewrite = true;
       return decodeParse(row);
     }
     e.row = null;
@@ -190,7 +190,7 @@ export class CheckCache implements ParseCache {
   resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
-    return this.shapeMatches && row ? Object.freeze(decodeLinks(row[4], suggest)) : undefined;
+    return this.shapeMatches && row ? Object.freeze(decodeLinks(row.links, suggest)) : undefined;
   }
 
   /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */
@@ -211,7 +211,7 @@ export class CheckCache implements ParseCache {
     return {
       get: (file, ruleId) => {
         const e = known(file);
-        return e && !e.fresh ? (e.row?.[6][ruleId] ?? []) : undefined;
+        return e && !e.fresh ? (e.row?.findings[ruleId] ?? []) : undefined;
       },
       set: (file, ruleId, findings) => {
         const e = known(file);
@@ -232,7 +232,7 @@ export class CheckCache implements ParseCache {
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        const findings = (e.fresh ? e.findings : e.findings ?? e.row?.[6]) ?? {};
+        const findings = (e.fresh ? e.findings : e.findings ?? e.row?.findings) ?? {};
         out.push(`${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`);
       } else if (e.line !== null) {
         unchangedLines++;

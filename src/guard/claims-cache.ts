@@ -18,7 +18,7 @@ import type { NoteClaims } from '../similarity/claims.js';
 import type { Sentence } from '../similarity/text.js';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { sha1Base64, sha256Hex } from '../util/digest.js';
-import { readMarkdownFile } from '../vault/file.js';
+import { makeVaultFile, readMarkdownFile } from '../vault/file.js';
 import { CACHE_KEY } from '../version.js';
 
 export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
@@ -71,7 +71,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
   const computed = (path: string): NoteClauses | null => {
     let p;
     try { p = readMarkdownFile(path, abs(path), 'note', maxBytes); } catch { return null; }
-    const view = noteClauses({ text: p.text, bodyOffset: p.bodyOffset, codeRanges: p.scan.codeRanges, position: p.position });
+    const view = noteClauses(makeVaultFile(p, []));
     // Kept only when the parse read the whole file (a file past maxBytes keeps its head only).
     if (mode === 'read-write' && p.bytes.length === p.size && p.size <= maxBytes) {
       const entry: Entry = { magic: MAGIC, build: CACHE_KEY, path, maxBytes, hash: sha1Base64(p.bytes), sentences: view.sentences.map(({ s }) => s), claims: claimsOf(view) };

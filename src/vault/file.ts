@@ -1,77 +1,17 @@
 /** Reading one markdown file into its parsed, position-aware form (links still unresolved). */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { splitFrontmatter, type Frontmatter, type FrontmatterRecord } from './frontmatter.js';
+import { splitFrontmatter } from './frontmatter.js';
 import { checkFault } from '../util/fault.js';
-import { ReusedFile, stemOf } from './reused.js';
-
-export { stemOf };
+import { ReusedFile, ReusedVaultFile } from './reused.js';
 import { EMPTY_META, readMeta } from './meta.js';
-import type { FileRole, Link, NoteMeta } from './model.js';
+import { stemOf, type FileRole, type FileStat, type Link, type ParseCache, type ParsedFile, type ParseRecord, type VaultFile } from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
-import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem, type Position } from './decode.js';
+import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem } from './decode.js';
 
-export interface ParsedFile {
-  readonly path: string;
-  readonly absPath: string;
-  readonly role: FileRole;
-  readonly stem: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly mode: number;
-  readonly bytes: Uint8Array;
-  readonly text: string;
-  readonly bom: boolean;
-  readonly crlf: boolean;
-  readonly problem: DecodeProblem | null;
-  readonly frontmatter: Frontmatter | null;
-  readonly bodyOffset: number;
-  readonly meta: NoteMeta;
-  readonly scan: ScanResult;
-  position(offset: number): Position;
-  lineCount(): number;
-  /** Reused from `check --cache`: `text` is a getter that decodes on first read. */
-  readonly reused?: true;
-}
-
-
-
-/** What a parse cache keeps of one file: everything derived from its bytes except the text. */
-export interface ParseRecord {
-  readonly frontmatter: FrontmatterRecord | null;
-  readonly meta: NoteMeta;
-  /** Decoded on first use: a file whose links come resolved from the cache never needs it. */
-  scan(): ScanResult;
-  readonly crlf: boolean;
-  readonly bom: boolean;
-}
-
-/**
- * `check --cache`: hands back the parse of exactly these bytes in this role from an earlier run,
- * and keeps the parses made now.
- */
-export interface ParseCache {
-  /** Before reading: the record of a file whose size, mtime, ctime and inode are those it was hashed with. */
-  unchanged(path: string, absPath: string, role: FileRole): { readonly record: ParseRecord; readonly stat: FileStat } | undefined;
-  /** After reading: the record of exactly these bytes in this role. */
-  reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined;
-  /** These bytes were parsed now: the cache records the file as the vault holds it. */
-  keep(path: string): void;
-  /** The vault's shape now (paths, roles, names, other files): links resolve against it. */
-  useShape(shape: string): void;
-  /** A reused file's links as resolved in the last run, if the vault had the same shape then. */
-  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined;
-}
+// guard/link-graph.ts takes stemOf from here (its home is model.ts, next to `VaultFile.stem`).
+export { stemOf };
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
-
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
-  mode: number;
-  /** Known for files read from disk: what `check --cache` compares before trusting a record. */
-  ctimeMs?: number;
-  ino?: number;
-}
 
 /** Parses text that is already in memory (a guard draft, a file just read). */
 export interface ParseOptions {
@@ -145,6 +85,21 @@ function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineC
 
 function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, r: ParseRecord): ParsedFile {
   return new ReusedFile(path, absPath, role, bytes, stat, r);
+}
+
+/**
+ * The one way a VaultFile is made: a parsed file with its resolved links. `as` replaces fields of the parse
+ * (a Hermes entry seen as a note: its own stem and text, positions in the store file).
+ */
+export function makeVaultFile(p: ParsedFile, links: readonly Link[], as?: Partial<Omit<VaultFile, 'links' | 'codeRanges'>>): VaultFile {
+  // A file reused from `check --cache` keeps its text undecoded until a rule reads it.
+  if (p.reused && as === undefined) return Object.freeze(new ReusedVaultFile(p, links));
+  const f: VaultFile = {
+    path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
+    bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
+    bodyOffset: p.bodyOffset, meta: p.meta, links, codeRanges: p.scan.codeRanges, position: p.position, lineCount: p.lineCount,
+  };
+  return Object.freeze(as ? { ...f, ...as } : f);
 }
 
 /** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */

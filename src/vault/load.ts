@@ -6,11 +6,10 @@ import { sha1Base64 } from '../util/digest.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import { discover, type DiscoveredFile } from './discover.js';
-import { readMarkdownFile, type ParseCache, type ParsedFile } from './file.js';
+import { makeVaultFile, readMarkdownFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
-import type { FileRole, Link, SkippedEntry, Vault, VaultFile, VaultKind } from './model.js';
-import { ReusedVaultFile } from './reused.js';
+import type { FileRole, Link, ParseCache, ParsedFile, SkippedEntry, Vault, VaultKind } from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
@@ -24,16 +23,6 @@ export interface LoadOptions {
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
-function toVaultFile(p: ParsedFile, links: readonly Link[]): VaultFile {
-  // A file reused from `check --cache` keeps its text undecoded until a rule reads it.
-  if (p.reused) return Object.freeze(new ReusedVaultFile(p, links));
-  return Object.freeze({
-    path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
-    bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
-    bodyOffset: p.bodyOffset, meta: p.meta, links, codeRanges: p.scan.codeRanges, position: p.position, lineCount: p.lineCount,
-  });
-}
-
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
   const pos = l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
   // Resolved without did-you-mean; a missing link gets its suggestion when something reads it.
@@ -115,7 +104,7 @@ export function assembleVault(root: string, kind: VaultKind, config: Config, par
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
   cache?.useShape(vaultShape(root, parsed, other));
-  const files = parsed.map((p) => toVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
+  const files = parsed.map((p) => makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;

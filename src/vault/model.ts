@@ -1,7 +1,7 @@
 /** The vault model: loaded once, frozen, read by every rule, stage and command. */
 import type { Config } from '../config/schema.js';
-import type { Frontmatter } from './frontmatter.js';
-import type { LinkKind } from './scan.js';
+import type { Frontmatter, FrontmatterRecord } from './frontmatter.js';
+import type { LinkKind, ScanResult } from './scan.js';
 import type { DecodeProblem, Position } from './decode.js';
 
 export type VaultKind = 'claude' | 'hermes';
@@ -66,6 +66,58 @@ export interface VaultFile {
   /** 1-based line/column of an offset in `text` (front matter included). */
   position(offset: number): Position;
   lineCount(): number;
+}
+
+/** A file name without `.md` (any case): `VaultFile.stem`, what a wikilink names. */
+export function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.toLowerCase().endsWith('.md') ? base.slice(0, -3) : base;
+}
+
+/**
+ * A file read and parsed, its links not yet resolved: a VaultFile without links and code ranges, with the
+ * scan that finds them (`makeVaultFile` in file.ts turns one into the other).
+ */
+export type ParsedFile = Omit<VaultFile, 'links' | 'codeRanges'> & {
+  readonly scan: ScanResult;
+  /** Reused from `check --cache`: `text` is a getter that decodes on first read. */
+  readonly reused?: true;
+};
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  mode: number;
+  /** Known for files read from disk: what `check --cache` compares before trusting a record. */
+  ctimeMs?: number;
+  ino?: number;
+}
+
+/** What a parse cache keeps of one file: everything derived from its bytes except the text. */
+export interface ParseRecord {
+  readonly frontmatter: FrontmatterRecord | null;
+  readonly meta: NoteMeta;
+  /** Decoded on first use: a file whose links come resolved from the cache never needs it. */
+  scan(): ScanResult;
+  readonly crlf: boolean;
+  readonly bom: boolean;
+}
+
+/**
+ * `check --cache`: hands back the parse of exactly these bytes in this role from an earlier run,
+ * and keeps the parses made now.
+ */
+export interface ParseCache {
+  /** Before reading: the record of a file whose size, mtime, ctime and inode are those it was hashed with. */
+  unchanged(path: string, absPath: string, role: FileRole): { readonly record: ParseRecord; readonly stat: FileStat } | undefined;
+  /** After reading: the record of exactly these bytes in this role. */
+  reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined;
+  /** These bytes were parsed now: the cache records the file as the vault holds it. */
+  keep(path: string): void;
+  /** The vault's shape now (paths, roles, names, other files): links resolve against it. */
+  useShape(shape: string): void;
+  /** A reused file's links as resolved in the last run, if the vault had the same shape then. */
+  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined;
 }
 
 export interface IndexEntry {

@@ -7,15 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { splitFrontmatter, type CutValue, type Frontmatter, type FrontmatterError, type FrontmatterRecord } from './frontmatter.js';
-import type { FileStat, ParsedFile, ParseRecord } from './file.js';
-import type { FileRole, Link, NoteMeta, VaultFile } from './model.js';
+import { stemOf, type FileRole, type FileStat, type Link, type NoteMeta, type ParsedFile, type ParseRecord, type VaultFile } from './model.js';
 import type { ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type Position } from './decode.js';
-
-export function stemOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return base.toLowerCase().endsWith('.md') ? base.slice(0, -3) : base;
-}
 
 class ReusedFrontmatter implements Frontmatter {
   readonly yamlOffset: number;

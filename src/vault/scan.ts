@@ -56,6 +56,9 @@ interface Line {
   indent: number;
 }
 
+/** The char code of a line's first character after its indent (NaN when blank): block constructs start with `, ~, <, >, #, [, a list marker or a digit. */
+const leadOf = (line: Line): number => line.text.charCodeAt(line.first);
+
 function measure(text: string): { first: number; indent: number } {
   let w = 0;
   let k = 0;
@@ -84,124 +87,213 @@ function linesOf(text: string, from: number): Line[] {
   return out;
 }
 
+/** One scan of a text: what it found so far, and the inline unit (a paragraph, a heading) being gathered. */
+interface Scan {
+  readonly text: string;
+  readonly lines: readonly Line[];
+  readonly links: ScannedLink[];
+  readonly code: [number, number][];
+  /** The gathered unit's first line start and last line end; -1: none open. */
+  unitStart: number;
+  unitEnd: number;
+  prevBlank: boolean;
+  inList: boolean;
+  /** Where a list item's content starts (its marker's width and spacing): deeper lines belong to it. */
+  listContent: number;
+}
+
 export function scanMarkdown(text: string, from = 0): ScanResult {
-  const links: ScannedLink[] = [];
-  const code: [number, number][] = [];
-  const lines = linesOf(text, from);
-  let unitStart = -1;
-  let unitEnd = -1;
-  const flush = (): void => {
-    if (unitStart !== -1) scanInline(text, unitStart, unitEnd, links, code, new Inline(text, unitStart, unitEnd));
-    unitStart = -1;
+  const s: Scan = {
+    text,
+    lines: linesOf(text, from),
+    links: [],
+    code: [],
+    unitStart: -1,
+    unitEnd: -1,
+    prevBlank: true,
+    inList: false,
+    listContent: 0,
   };
-  let prevBlank = true;
-  let inList = false;
-  let listContent = 0;
+  const n = s.lines.length;
   let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const t = line.text;
-    if (line.first === t.length) {
-      flush();
-      prevBlank = true;
-      i++;
+  while (i < n) {
+    const line = s.lines[i]!;
+    if (line.first === line.text.length) {
+      i = blankLine(s, i);
       continue;
     }
-    const indent = line.indent;
-    const lead = t.charCodeAt(line.first);
-    // Block constructs start with `, ~, <, >, a list marker or a digit; most lines start with none.
-    const stripped = lead === 62 /* > */ ? t.replace(/^(?:[ \t]*>[ \t]?)+/, '') : t;
-    const fenceLead = stripped.trimStart().charCodeAt(0);
-    const fence = fenceLead === 96 || fenceLead === 126 ? FENCE_OPEN.exec(stripped) : null;
-    const fenceIndentOk = fence && (indentWidth(fence[1]!) <= 3 || (inList && indentWidth(fence[1]!) < listContent + 4));
-    if (fence && fenceIndentOk && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
-      flush();
-      const marker = fence[2]!;
-      const closeRe = new RegExp(`^[ \\t]*(?:>[ \\t]?)*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
-      let j = i + 1;
-      while (j < lines.length && !closeRe.test(lines[j]!.text)) {
-        if (inList && lines[j]!.first !== lines[j]!.text.length && lines[j]!.indent < listContent && indent >= listContent && indent > 3) break;
-        j++;
-      }
-      const last = lines[Math.min(j, lines.length - 1)]!;
-      code.push([line.start, j < lines.length ? last.end : text.length]);
-      i = j + 1;
-      prevBlank = false;
-      continue;
+    // The code blocks in this order, each tried only on a line whose first character or indent may open it
+    // (most lines open none); a line none of them takes joins a unit.
+    const lead = leadOf(line);
+    let next = -1;
+    if (lead === 96 /* ` */ || lead === 126 /* ~ */ || lead === 62 /* > */) next = fencedCode(s, i);
+    if (next === -1 && lead === 60 /* < */) {
+      next = htmlComment(s, i);
+      if (next === -1) next = rawHtml(s, i);
+      if (next === -1) next = htmlBlock(s, i);
     }
-    if (lead === 60 /* < */ && indent <= 3) {
-      if (t.startsWith('<!--', line.first)) {
-        flush();
-        let j = i;
-        while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? line.first + 4 : 0)) j++;
-        code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
-        i = j + 1;
-        prevBlank = false;
-        continue;
-      }
-      if (HTML_RAW_TAG.test(t)) {
-        flush();
-        const tag = HTML_RAW_TAG.exec(t)![1]!.toLowerCase();
-        let j = i;
-        while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
-        code.push([line.start, lines[Math.min(j, lines.length - 1)]!.end]);
-        i = j + 1;
-        prevBlank = false;
-        continue;
-      }
-      if (HTML_BLOCK_TAG.test(t)) {
-        flush();
-        let j = i;
-        while (j < lines.length && lines[j]!.first !== lines[j]!.text.length) j++;
-        code.push([line.start, lines[j - 1]!.end]);
-        i = j;
-        prevBlank = false;
-        continue;
-      }
-    }
-    const isMarker = lead === 45 || lead === 42 || lead === 43 || (lead >= 48 && lead <= 57);
-    const item = isMarker ? LIST_ITEM.exec(t) : null;
-    const codeIndent = inList ? listContent + 4 : 4;
-    if (indent >= codeIndent && (prevBlank || unitStart === -1)) {
-      flush();
-      let j = i;
-      let lastContent = i;
-      while (j < lines.length) {
-        const lj = lines[j]!;
-        if (lj.first === lj.text.length) { j++; continue; }
-        if (lj.indent < codeIndent) break;
-        lastContent = j;
-        j++;
-      }
-      code.push([line.start, lines[lastContent]!.end]);
-      i = lastContent + 1;
-      prevBlank = false;
-      continue;
-    }
-    if (item) {
-      flush();
-      inList = true;
-      listContent = indentWidth(item[1]!) + item[2]!.length + Math.max(1, Math.min(4, indentWidth(item[3]! || ' ')));
-    } else if (prevBlank && indent < 2 && inList && indent < listContent) {
-      inList = false;
-    }
-    const heading = lead === 35 /* # */ && indent <= 3 && /^ {0,3}#{1,6}(\s|$)/.test(t);
-    if (heading) flush();
-    if (unitStart === -1) {
-      const def = lead === 91 /* [ */ && indent <= 3 ? DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000))) : null;
-      if (def && !item && !heading) {
-        const dest = def[2]!.startsWith('<') ? def[2]!.slice(1, -1) : def[2]!;
-        links.push({ kind: 'definition', target: dest, offset: line.start + def[0].indexOf('['), length: def[0].length });
-      }
-      unitStart = line.start;
-    }
-    unitEnd = line.end;
-    if (heading) flush();
-    prevBlank = false;
-    i++;
+    if (next === -1 && line.indent >= 4) next = indentedCode(s, i);
+    i = next === -1 ? unitLine(s, i) : next;
   }
-  flush();
-  return { links, codeRanges: code };
+  endUnit(s);
+  return { links: s.links, codeRanges: s.code };
+}
+
+// Each block construct below takes (scan, line index) and returns the index of the first line after it, or -1
+// when the line does not start one. A code block closes the unit before it and records its range (`codeBlock`).
+
+/** Scans the gathered unit's inline content (links, code spans, comments) and closes it. */
+function endUnit(s: Scan): void {
+  if (s.unitStart !== -1)
+    scanInline(s.text, s.unitStart, s.unitEnd, s.links, s.code, new Inline(s.text, s.unitStart, s.unitEnd));
+  s.unitStart = -1;
+}
+
+/** Records a code block [start, end) after closing the unit before it; `next` is the line after the block. */
+function codeBlock(s: Scan, start: number, end: number, next: number): number {
+  endUnit(s);
+  s.code.push([start, end]);
+  s.prevBlank = false;
+  return next;
+}
+
+function blankLine(s: Scan, i: number): number {
+  endUnit(s);
+  s.prevBlank = true;
+  return i + 1;
+}
+
+/** ``` or ~~~ (inside block quotes too), to its closing fence or the end of the text, or of the list item it is in. */
+function fencedCode(s: Scan, i: number): number {
+  const line = s.lines[i]!;
+  const lead = leadOf(line);
+  // Spaces or tabs, then ` or ~ (FENCE_OPEN), after any block quote markers: most lines start with none.
+  if (lead !== 96 && lead !== 126 && lead !== 62) return -1;
+  const { lines, inList, listContent } = s;
+  const t = line.text;
+  const stripped = lead === 62 /* > */ ? t.replace(/^(?:[ \t]*>[ \t]?)+/, '') : t;
+  const fenceLead = stripped.trimStart().charCodeAt(0);
+  const fence = fenceLead === 96 || fenceLead === 126 ? FENCE_OPEN.exec(stripped) : null;
+  if (!fence) return -1;
+  const fenceIndentOk = indentWidth(fence[1]!) <= 3 || (inList && indentWidth(fence[1]!) < listContent + 4);
+  if (!fenceIndentOk || (fence[2]![0] === '`' && fence[3]!.includes('`'))) return -1;
+  const marker = fence[2]!;
+  const closeRe = new RegExp(`^[ \\t]*(?:>[ \\t]?)*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+  let j = i + 1;
+  while (j < lines.length && !closeRe.test(lines[j]!.text)) {
+    if (
+      inList &&
+      lines[j]!.first !== lines[j]!.text.length &&
+      lines[j]!.indent < listContent &&
+      line.indent >= listContent &&
+      line.indent > 3
+    )
+      break;
+    j++;
+  }
+  const last = lines[Math.min(j, lines.length - 1)]!;
+  return codeBlock(s, line.start, j < lines.length ? last.end : s.text.length, j + 1);
+}
+
+/** Whether line i may start an HTML block: `<` indented at most 3. */
+function htmlStart(line: Line): boolean {
+  return leadOf(line) === 60 /* < */ && line.indent <= 3;
+}
+
+/** `<!--` to the line holding `-->` (or the end of the text). */
+function htmlComment(s: Scan, i: number): number {
+  const { lines } = s;
+  const line = lines[i]!;
+  if (!htmlStart(line) || !line.text.startsWith('<!--', line.first)) return -1;
+  let j = i;
+  while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? line.first + 4 : 0)) j++;
+  return codeBlock(s, line.start, lines[Math.min(j, lines.length - 1)]!.end, j + 1);
+}
+
+/** `<script>`, `<pre>`, `<style>`, `<textarea>` to the line that closes the tag (or the end of the text). */
+function rawHtml(s: Scan, i: number): number {
+  const { lines } = s;
+  const line = lines[i]!;
+  if (!htmlStart(line)) return -1;
+  const open = HTML_RAW_TAG.exec(line.text);
+  if (!open) return -1;
+  const tag = open[1]!.toLowerCase();
+  let j = i;
+  while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
+  return codeBlock(s, line.start, lines[Math.min(j, lines.length - 1)]!.end, j + 1);
+}
+
+/** A block-level HTML tag (`<div>`, `<table>`…) to the next blank line. */
+function htmlBlock(s: Scan, i: number): number {
+  const { lines } = s;
+  const line = lines[i]!;
+  if (!htmlStart(line) || !HTML_BLOCK_TAG.test(line.text)) return -1;
+  let j = i;
+  while (j < lines.length && lines[j]!.first !== lines[j]!.text.length) j++;
+  return codeBlock(s, line.start, lines[j - 1]!.end, j);
+}
+
+/** Lines indented 4 past the list content (or 4) after a blank line or outside a unit, to the last such line. */
+function indentedCode(s: Scan, i: number): number {
+  const { lines } = s;
+  const codeIndent = s.inList ? s.listContent + 4 : 4;
+  if (lines[i]!.indent < codeIndent || !(s.prevBlank || s.unitStart === -1)) return -1;
+  let j = i;
+  let lastContent = i;
+  while (j < lines.length) {
+    const lj = lines[j]!;
+    if (lj.first === lj.text.length) {
+      j++;
+      continue;
+    }
+    if (lj.indent < codeIndent) break;
+    lastContent = j;
+    j++;
+  }
+  return codeBlock(s, lines[i]!.start, lines[lastContent]!.end, lastContent + 1);
+}
+
+/**
+ * A line of an inline unit: a list item starts a unit (and sets the list's content column), a heading is a unit
+ * of its own, a link reference definition at a unit's start is a link; the rest joins the unit.
+ */
+function unitLine(s: Scan, i: number): number {
+  const line = s.lines[i]!;
+  const { text } = s;
+  const t = line.text;
+  const indent = line.indent;
+  const lead = leadOf(line);
+  const isMarker = lead === 45 || lead === 42 || lead === 43 || (lead >= 48 && lead <= 57);
+  const item = isMarker ? LIST_ITEM.exec(t) : null;
+  if (item) {
+    endUnit(s);
+    s.inList = true;
+    s.listContent = indentWidth(item[1]!) + item[2]!.length + Math.max(1, Math.min(4, indentWidth(item[3]! || ' ')));
+  } else if (s.prevBlank && indent < 2 && s.inList && indent < s.listContent) {
+    s.inList = false;
+  }
+  const heading = lead === 35 /* # */ && indent <= 3 && /^ {0,3}#{1,6}(\s|$)/.test(t);
+  if (heading) endUnit(s);
+  if (s.unitStart === -1) {
+    const def =
+      lead === 91 /* [ */ && indent <= 3
+        ? DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000)))
+        : null;
+    if (def && !item && !heading) {
+      const dest = def[2]!.startsWith('<') ? def[2]!.slice(1, -1) : def[2]!;
+      s.links.push({
+        kind: 'definition',
+        target: dest,
+        offset: line.start + def[0].indexOf('['),
+        length: def[0].length,
+      });
+    }
+    s.unitStart = line.start;
+  }
+  s.unitEnd = line.end;
+  if (heading) endUnit(s);
+  s.prevBlank = false;
+  return i + 1;
 }
 
 /** Length of the backtick run at i. */
@@ -221,7 +313,11 @@ class Inline {
   private brackets: Map<number, number> | null = null;
   private readonly found = new Map<string, { from: number; at: number }>();
 
-  constructor(readonly text: string, readonly start: number, readonly end: number) {}
+  constructor(
+    readonly text: string,
+    readonly start: number,
+    readonly end: number,
+  ) {}
 
   /** text.indexOf(s, from), remembered: a later search from inside the last answer's span is free. */
   next(s: string, from: number): number {
@@ -240,7 +336,10 @@ class Inline {
       for (let k = this.text.indexOf('`', this.start); k !== -1 && k < this.end;) {
         const len = runLength(this.text, k, '`');
         let list = this.runs.get(len);
-        if (!list) { list = []; this.runs.set(len, list); }
+        if (!list) {
+          list = [];
+          this.runs.set(len, list);
+        }
         list.push(k);
         k = this.text.indexOf('`', k + len);
       }
@@ -249,7 +348,11 @@ class Inline {
     if (!list) return -1;
     let lo = 0;
     let hi = list.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid]! < from) lo = mid + 1; else hi = mid; }
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
     return lo < list.length && list[lo]! < end ? list[lo]! : -1;
   }
 
@@ -265,15 +368,23 @@ class Inline {
       let k = this.start;
       while (k < this.end) {
         const c = t.charCodeAt(k);
-        if (c === 92 /* \ */) { k += 2; continue; }
+        if (c === 92 /* \ */) {
+          k += 2;
+          continue;
+        }
         if (c === 96 /* ` */) {
           const n = runLength(t, k, '`');
           const close = this.closingRun(k + n, this.end, n);
           k = close === -1 ? k + n : close + n;
           continue;
         }
-        if (c === 91 /* [ */) { stack.push(k); this.brackets.set(k, -1); }
-        else if (c === 93 /* ] */) { const o = stack.pop(); if (o !== undefined) this.brackets.set(o, k); }
+        if (c === 91 /* [ */) {
+          stack.push(k);
+          this.brackets.set(k, -1);
+        } else if (c === 93 /* ] */) {
+          const o = stack.pop();
+          if (o !== undefined) this.brackets.set(o, k);
+        }
         k++;
       }
       count('scan.bracketSteps', this.end - this.start);
@@ -283,8 +394,20 @@ class Inline {
 }
 
 const INTERESTING = /[\\`<[!]/g;
+const AUTOLINK = /^<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>/;
 
-function scanInline(text: string, start: number, end: number, links: ScannedLink[], code: [number, number][], ctx: Inline): void {
+/**
+ * The inline constructs of text[start, end): the loop finds the next character that may open one and hands it
+ * to that construct's function, which returns where scanning goes on.
+ */
+function scanInline(
+  text: string,
+  start: number,
+  end: number,
+  links: ScannedLink[],
+  code: [number, number][],
+  ctx: Inline,
+): void {
   let i = start;
   while (i < end) {
     INTERESTING.lastIndex = i;
@@ -293,60 +416,89 @@ function scanInline(text: string, start: number, end: number, links: ScannedLink
     count('scan.inlineSteps');
     i = hit.index;
     const ch = text[i];
-    if (ch === '\\' && i + 1 < end && ASCII_PUNCT.test(text[i + 1]!)) { i += 2; continue; }
-    if (ch === '`') {
-      const n = runLength(text, i, '`');
-      const close = ctx.closingRun(i + n, end, n);
-      if (close === -1) { i += n; continue; }
-      code.push([i, close + n]);
-      const content = text.slice(i + n, close).replace(/\r?\n/g, ' ').trim();
-      if (MENTION.test(content)) links.push({ kind: 'mention', target: content, offset: i, length: close + n - i });
-      i = close + n;
-      continue;
-    }
-    if (ch === '<') {
-      if (text.startsWith('<!--', i)) {
-        const close = ctx.next('-->', i + 4);
-        if (close !== -1 && close < end) { code.push([i, close + 3]); i = close + 3; continue; }
-      }
-      const auto = /^<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>/.exec(text.slice(i, Math.min(end, i + 2048)));
-      if (auto) { i += auto[0].length; continue; }
-      i++;
-      continue;
-    }
-    if (ch === '[' && text[i + 1] === '[') {
-      const close = ctx.next(']]', i + 2);
-      const nl = ctx.next('\n', i);
-      if (close !== -1 && close < end && (nl === -1 || close < nl)) {
-        const inner = text.slice(i + 2, close);
-        if (WIKILINK_INNER.test(inner)) {
-          const target = inner.split('|')[0]!.split('#')[0]!.trim();
-          if (target !== '') {
-            links.push({ kind: 'wikilink', target, offset: i, length: close + 2 - i });
-            i = close + 2;
-            continue;
-          }
-        }
-      }
-    }
-    if (ch === '[' || (ch === '!' && text[i + 1] === '[')) {
-      const open = ch === '!' ? i + 1 : i;
-      const parsed = parseInlineLink(text, open, end, ctx);
-      if (parsed) {
-        if (ch === '[') links.push({ kind: 'markdown', target: parsed.dest, offset: i, length: parsed.end - i });
-        scanInline(text, open + 1, parsed.textEnd, links, code, ctx);
-        i = parsed.end;
-        continue;
-      }
-      i = open + 1;
-      continue;
-    }
-    i++;
+    if (ch === '\\') i = i + 1 < end && ASCII_PUNCT.test(text[i + 1]!) ? i + 2 : i + 1;
+    else if (ch === '`') i = codeSpan(text, i, end, links, code, ctx);
+    else if (ch === '<') i = inlineHtml(text, i, end, code, ctx);
+    else if (ch === '[') {
+      const after = text[i + 1] === '[' ? wikilink(text, i, end, links, ctx) : -1;
+      i = after !== -1 ? after : inlineLink(text, i, i, end, links, code, ctx);
+    } else if (text[i + 1] === '[')
+      i = inlineLink(text, i, i + 1, end, links, code, ctx); // ![image](…)
+    else i++;
   }
 }
 
+/** A code span (a backtick run to the next run of the same length), and a `file.md` it names; unclosed, the run is text. */
+function codeSpan(
+  text: string,
+  i: number,
+  end: number,
+  links: ScannedLink[],
+  code: [number, number][],
+  ctx: Inline,
+): number {
+  const n = runLength(text, i, '`');
+  const close = ctx.closingRun(i + n, end, n);
+  if (close === -1) return i + n;
+  code.push([i, close + n]);
+  const content = text
+    .slice(i + n, close)
+    .replace(/\r?\n/g, ' ')
+    .trim();
+  if (MENTION.test(content)) links.push({ kind: 'mention', target: content, offset: i, length: close + n - i });
+  return close + n;
+}
+
+/** An HTML comment inside the unit (code), or an autolink `<scheme:…>` (skipped whole). */
+function inlineHtml(text: string, i: number, end: number, code: [number, number][], ctx: Inline): number {
+  if (text.startsWith('<!--', i)) {
+    const close = ctx.next('-->', i + 4);
+    if (close !== -1 && close < end) {
+      code.push([i, close + 3]);
+      return close + 3;
+    }
+  }
+  const auto = AUTOLINK.exec(text.slice(i, Math.min(end, i + 2048)));
+  return auto ? i + auto[0].length : i + 1;
+}
+
+/** `[[name]]` on one line: the position after it, or -1 when it is not a wikilink (then `[` may open a link). */
+function wikilink(text: string, i: number, end: number, links: ScannedLink[], ctx: Inline): number {
+  const close = ctx.next(']]', i + 2);
+  const nl = ctx.next('\n', i);
+  if (close === -1 || close >= end || (nl !== -1 && nl < close)) return -1;
+  const inner = text.slice(i + 2, close);
+  if (!WIKILINK_INNER.test(inner)) return -1;
+  const target = inner.split('|')[0]!.split('#')[0]!.trim();
+  if (target === '') return -1;
+  links.push({ kind: 'wikilink', target, offset: i, length: close + 2 - i });
+  return close + 2;
+}
+
+/** `[text](dest)` (a link) or `![alt](src)` (an image: its text is scanned, it is not a link) with its `[` at `open`. */
+function inlineLink(
+  text: string,
+  i: number,
+  open: number,
+  end: number,
+  links: ScannedLink[],
+  code: [number, number][],
+  ctx: Inline,
+): number {
+  const parsed = parseInlineLink(text, open, end, ctx);
+  if (!parsed) return open + 1;
+  if (open === i) links.push({ kind: 'markdown', target: parsed.dest, offset: i, length: parsed.end - i });
+  scanInline(text, open + 1, parsed.textEnd, links, code, ctx);
+  return parsed.end;
+}
+
 /** `[text](dest "title")` starting at the `[`; returns where the text ends and the link ends. */
-function parseInlineLink(text: string, open: number, end: number, ctx: Inline): { textEnd: number; end: number; dest: string } | null {
+function parseInlineLink(
+  text: string,
+  open: number,
+  end: number,
+  ctx: Inline,
+): { textEnd: number; end: number; dest: string } | null {
   let depth = 0;
   let k = open;
   let textEnd = -1;
@@ -357,7 +509,10 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
   }
   while (k < end) {
     const c = text[k];
-    if (c === '\\') { k += 2; continue; }
+    if (c === '\\') {
+      k += 2;
+      continue;
+    }
     if (c === '`') {
       const n = runLength(text, k, '`');
       const close = ctx.closingRun(k + n, end, n);
@@ -367,7 +522,10 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
     if (c === '[') depth++;
     else if (c === ']') {
       depth--;
-      if (depth === 0) { textEnd = k; break; }
+      if (depth === 0) {
+        textEnd = k;
+        break;
+      }
     }
     k++;
   }
@@ -376,7 +534,10 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
   let p = textEnd + 2;
   while (p < end && (text[p] === ' ' || text[p] === '\t')) p++;
   if (text[p] === '\r') p++;
-  if (text[p] === '\n') { p++; while (p < end && (text[p] === ' ' || text[p] === '\t')) p++; }
+  if (text[p] === '\n') {
+    p++;
+    while (p < end && (text[p] === ' ' || text[p] === '\t')) p++;
+  }
   let dest: string;
   if (text[p] === '<') {
     const close = ctx.next('>', p + 1);
@@ -392,13 +553,21 @@ function parseInlineLink(text: string, open: number, end: number, ctx: Inline): 
     const stop = Math.min(end, p + MAX_DEST);
     while (p < stop) {
       const c = text[p]!;
-      if (c === '\\' && p + 1 < end && ASCII_PUNCT.test(text[p + 1]!)) { p += 2; continue; }
+      if (c === '\\' && p + 1 < end && ASCII_PUNCT.test(text[p + 1]!)) {
+        p += 2;
+        continue;
+      }
       if (c === '(') parens++;
-      else if (c === ')') { if (parens === 0) break; parens--; }
-      else if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c < ' ') break;
+      else if (c === ')') {
+        if (parens === 0) break;
+        parens--;
+      } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c < ' ') break;
       p++;
     }
-    if (p === stop && stop < end) { count('scan.linkSteps', p - s); return null; }
+    if (p === stop && stop < end) {
+      count('scan.linkSteps', p - s);
+      return null;
+    }
     count('scan.linkSteps', p - s);
     dest = text.slice(s, p).replace(/\\([!-/:-@[-`{-~])/g, '$1');
   }

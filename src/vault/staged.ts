@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { VaultError } from '../util/errors.js';
 import { runGit, runGitBytes } from '../util/git.js';
-import { parseMarkdown, type ParsedFile } from './file.js';
+import { parseMarkdown } from './file.js';
 import { assembleVault } from './load.js';
-import type { SkippedEntry, Vault, VaultKind } from './model.js';
+import type { ParsedFile, SkippedEntry, Vault, VaultKind } from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
 
 interface IndexEntry { readonly mode: string; readonly sha: string; readonly path: string }

@@ -5,8 +5,8 @@ import { defineStage, type ItemDraft } from '../stage.js';
 const DATE = /\b(20\d{2})[-_./](\d{2})[-_./](\d{2})\b/;
 const INCIDENT = /\b(bug|incident|outage|crash(?:ed|es)?|broke(?:n)?|fail(?:ed|ure)?|error|hot-?fix|fixed|rollback|rolled back|post-?mortem|root cause|regression|went down|down for)\b/gi;
 const PAST = /\b(was|were|had|did|broke|went|happened|caused|fixed|crashed|failed|deleted|restored|found|turned out|ran|took|got)\b|\b\w{3,}ed\b/gi;
-/** Notes that are never an incident to retire: kept knowledge and who the user is. */
-const KEPT_TYPES = new Set(['reference', 'user']);
+/** Notes that are never an incident to retire: kept knowledge, standing rules, decisions and who the user is. */
+const KEPT_TYPES = new Set(['reference', 'user', 'feedback', 'decision']);
 const GENERAL = /\b(always|never|whenever|every time|from now on|in future|going forward|rule)\b/i;
 
 export default defineStage({
@@ -20,7 +20,8 @@ export default defineStage({
       for (const t of new Set(f.links.map((l) => l.resolved).filter((r): r is string => r !== null))) fromIndexes.set(t, (fromIndexes.get(t) ?? 0) + 1);
     }
     // Front-matter references (`relates_to: [this_note.md]`) are citations too: retiring would orphan them.
-    const { citedBy } = citations(ctx.vault);
+    // A note its front matter marks superseded is already handled the owner's way (kept on disk, out of the index).
+    const { citedBy, supersededBy } = citations(ctx.vault);
     const similar = new Set<number>();
     for (const p of ctx.pairs) if (p.jaccard >= 0.3 || p.containment >= 0.5) { similar.add(p.a); similar.add(p.b); }
     const items: ItemDraft[] = [];
@@ -29,7 +30,7 @@ export default defineStage({
       const body = note.text.slice(note.bodyOffset);
       const date = DATE.exec(note.path) ?? DATE.exec(body) ?? DATE.exec(note.meta.description ?? '');
       if (!date) return;
-      if (KEPT_TYPES.has(note.meta.type ?? '')) return;
+      if (KEPT_TYPES.has(note.meta.type ?? '') || supersededBy.has(note.path)) return;
       if (WHY.test(body) || HOW.test(body) || GENERAL.test(body)) return;
       // Links from other notes or any index mean the event is still pointed at.
       if ((ctx.inbound.get(note.path) ?? 0) > 0 || (fromIndexes.get(note.path) ?? 0) > 0 || (citedBy.get(note.path)?.size ?? 0) > 0 || similar.has(i)) return;

@@ -13,15 +13,13 @@
 import { entryRef, parseEntryPath } from '../../proposal/refs.js';
 import { differsInDigitsOrNegation, SIMILAR } from '../../similarity/features.js';
 import { THRESHOLDS } from '../../similarity/score.js';
-import { sentences } from '../../similarity/text.js';
+import { type BodyView, unheldUnits, units } from '../../similarity/held.js';
 import { codePoints, hermesChars, rewriteStore } from '../../vault/hermes.js';
 import type { HermesEntry } from '../../vault/model.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 import { RULE_LINE } from './index-overflow.js';
 
 const normalize = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
-/** A sentence compared with another text: case, white space and its closing punctuation aside. */
-const sentenceKey = (t: string): string => normalize(t).replace(/[.!?。！？;:,]+$/, '');
 /** What the user likes or wants: with rules and warnings, the last to move out. */
 const PREFERENCE = /\b(prefers?|preferred|preferences?|likes?|dislikes?|wants?|hates?|favou?rite|expects?)\b|喜欢|偏好|希望/i;
 /** The store's archive: beside the store, a file Hermes never loads, so it costs no budget. */
@@ -87,7 +85,8 @@ export const storeOverflow = defineStage({
         const [a, b] = [store.entries[x.a!.entry - 1]!, store.entries[x.b!.entry - 1]!];
         if (touched.has(a.index) || touched.has(b.index)) continue;
         const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
-        const merged = mergedText(long, short, ctx.notes[noteIndex.get(entryRef(store.file, short.index))!]!);
+        const viewOf = (e: HermesEntry): BodyView => ctx.notes[noteIndex.get(entryRef(store.file, e.index))!]!;
+        const merged = mergedText(long, viewOf(long), viewOf(short));
         if (merged === null) continue;
         const { body, added } = merged;
         const before = charsNow();
@@ -143,21 +142,20 @@ export const storeOverflow = defineStage({
 });
 
 /**
- * The longer entry's text with every sentence of the shorter one it lacks appended, or null when the
- * shorter entry holds text that is not in a sentence (a code block, a table row): merging could lose it.
+ * The longer entry's text with every unit of the shorter one it does not hold appended (held.ts, the one
+ * home of "what a merge would lose"), or null when the shorter entry holds text outside its units
+ * (sentences, code blocks, table rows): merging could lose it.
  */
-function mergedText(long: HermesEntry, short: HermesEntry, note: Parameters<typeof sentences>[0]): { body: string; added: number } | null {
-  const have = sentenceKey(long.text);
-  let rest = normalize(short.text);
-  const missing: string[] = [];
-  for (const s of sentences(note)) {
-    const key = sentenceKey(s.text);
-    const at = rest.indexOf(normalize(s.text));
+function mergedText(long: HermesEntry, longView: BodyView, shortView: BodyView): { body: string; added: number } | null {
+  let rest = normalize(shortView.text.slice(shortView.bodyOffset));
+  for (const u of units(shortView)) {
+    const at = rest.indexOf(normalize(u.text));
     if (at === -1) return null;
-    rest = rest.slice(0, at) + rest.slice(at + normalize(s.text).length);
-    if (key && !have.includes(key)) missing.push(s.text.trim());
+    rest = rest.slice(0, at) + rest.slice(at + normalize(u.text).length);
   }
-  // Every letter and digit of the shorter entry must be in one of its sentences.
+  // Every letter and digit of the shorter entry must be in one of its units.
   if (/[\p{L}\p{N}]/u.test(rest)) return null;
-  return { body: missing.length ? `${long.text} ${missing.join(' ')}` : long.text, added: missing.length };
+  const missing = unheldUnits(longView, [{ from: '', view: shortView }]).flatMap((c) => c.units);
+  const body = missing.reduce((acc, u) => `${acc}${u.includes('\n') ? '\n' : ' '}${u}`, long.text);
+  return { body, added: missing.length };
 }

@@ -158,12 +158,24 @@ export const danglingLinks = defineStage({
   description: 'Index lines that link notes that do not exist: point them at the likely note, or drop the line.',
   run({ vault }) {
     const items: ItemDraft[] = [];
+    const readmes = vault.files.filter((f) => /^readme$/i.test(f.stem));
     for (const file of [vault.index, ...vault.secondaryIndexes]) {
       if (!file) continue;
       const lines = file.text.split('\n');
       for (const link of file.links) {
         if (link.kind === 'mention' || link.resolution !== 'missing') continue;
         const text = (lines[link.line - 1] ?? '').replace(/\r$/, '');
+        // A folder's README that names the missing file documents it (kept out of this copy on purpose, on
+        // another machine, behind .gitignore): unlinking would break a link that works where the file is.
+        const named = documentedIn(readmes, link.target);
+        if (named) {
+          items.push({
+            kind: 'dangling-link', paths: [file.path, named.path], evidence: { line: link.line, target: link.target, text, namedIn: named.path, namedAt: named.line },
+            suggestion: 'review', action: { type: 'keep' },
+            info: `not proposed: ${named.path} line ${named.line} names ${link.target}, so the file may be kept outside this copy on purpose; unlink or relink it only if it is really gone`,
+          });
+          continue;
+        }
         items.push(link.suggestion
           ? { kind: 'dangling-link', paths: [file.path, link.suggestion], evidence: { line: link.line, target: link.target, suggestion: link.suggestion, text }, suggestion: 'relink', action: { type: 'relink', file: file.path, from: link.target, to: link.suggestion } }
           : { kind: 'dangling-link', paths: [file.path], evidence: { line: link.line, target: link.target, text }, suggestion: 'fix-index', action: { type: 'fix-index', file: file.path, remove: [], add: [], replace: [{ line: link.line, text, with: unlinked(text, link.target) }] } });
@@ -172,6 +184,17 @@ export const danglingLinks = defineStage({
     return items;
   },
 });
+
+/** The first README line that names the link target's file name (the README documents the file). */
+function documentedIn(readmes: readonly VaultFile[], target: string): { readonly path: string; readonly line: number } | null {
+  const name = target.slice(target.lastIndexOf('/') + 1).replace(/[#?].*$/, '');
+  if (name.length < 4) return null;
+  for (const r of readmes) {
+    const at = r.text.indexOf(name, r.bodyOffset);
+    if (at >= 0) return { path: r.path, line: r.text.slice(0, at).split('\n').length };
+  }
+  return null;
+}
 
 /** The line with its links to `target` turned into their plain text: the words stay, the dead link goes. */
 export function unlinked(line: string, target: string): string {
