@@ -8,7 +8,8 @@
 import { posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../vault/discover.js';
-import { readMarkdownFile, stemOf } from '../vault/file.js';
+import { readMarkdownFile } from '../vault/file.js';
+import { stemOf } from '../vault/model.js';
 import { buildLookup, resolveLink, type NoteLookup } from '../vault/resolve.js';
 import { roleClassifier } from '../vault/roles.js';
 import { flatLinks, type SignatureSet } from './signatures.js';

@@ -8,8 +8,6 @@ import { stemOf, type FileRole, type FileStat, type Link, type ParseCache, type 
 import { scanMarkdown, type ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem } from './decode.js';
 
-// guard/link-graph.ts takes stemOf from here (its home is model.ts, next to `VaultFile.stem`).
-export { stemOf };
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
 
