@@ -163,11 +163,25 @@ export function closestExact(target: string, lookup: NoteLookup): string | null 
   return indexOf(lookup).exact(fold(target));
 }
 
+/**
+ * The lookup's stem index. A lookup with the very stems of the last one built gets that index (and
+ * its memoized answers): apply's post-state gate assembles the vault again for each trial of a
+ * proposal, with the same notes and another index file, and would otherwise search again for every
+ * broken index link of every trial.
+ */
 function indexOf(lookup: NoteLookup): StemIndex {
   let index = indexes.get(lookup);
-  if (!index) { index = new StemIndex([...lookup.byStem.keys()]); indexes.set(lookup, index); }
+  if (!index) {
+    const stems = [...lookup.byStem.keys()];
+    index = lastBuilt && sameList(lastBuilt.stems, stems) ? lastBuilt.index : new StemIndex(stems);
+    lastBuilt = { stems, index };
+    indexes.set(lookup, index);
+  }
   return index;
 }
+
+let lastBuilt: { readonly stems: readonly string[]; readonly index: StemIndex } | null = null;
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * Trie rows the exact search (step 2) may compute for one target before step 3. On the hard bench
