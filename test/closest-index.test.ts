@@ -12,6 +12,16 @@ import { planHardVault } from '../scripts/bench/generate.mjs';
 
 const lookupOf = (stems: readonly string[]) => buildLookup(stems.map((s) => ({ path: `${s}.md`, stem: s, name: null })), stems.map((s) => `${s}.md`), []);
 
+/** A generated hard vault's stems, its lookup, and every distinct broken wikilink target in it. */
+function hardTargets(n: number): { stems: string[]; lookup: ReturnType<typeof lookupOf>; targets: Set<string> } {
+  const { files, index } = planHardVault(n) as { files: { rel: string; text: string }[]; index: string };
+  const stems = files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3));
+  const known = new Set(stems);
+  const targets = new Set<string>();
+  for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
+  return { stems, lookup: lookupOf(stems), targets };
+}
+
 describe('closest() through the index', () => {
   it('agrees with the brute force on random stems and targets', () => {
     const alphabet = fc.constantFrom('a', 'b', 'c', 'd', '-', '_', ' ', 'A', 'é', '語', 'ｂ');
@@ -40,12 +50,7 @@ describe('closest() through the index', () => {
   });
 
   it('agrees with the brute force on the hard bench shape (every broken wikilink of a 300-note vault)', () => {
-    const { files, index } = planHardVault(300) as { files: { rel: string; text: string }[]; index: string };
-    const stems = files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3));
-    const lookup = lookupOf(stems);
-    const known = new Set(stems);
-    const targets = new Set<string>();
-    for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
+    const { stems, lookup, targets } = hardTargets(300);
     expect(targets.size).toBeGreaterThan(150);
     let suggested = 0;
     for (const t of targets) {
@@ -57,12 +62,7 @@ describe('closest() through the index', () => {
   });
 
   it('on a 1,000-note hard vault (past the search budget): exact within two edits, near the exact answer otherwise', () => {
-    const { files, index } = planHardVault(1000) as { files: { rel: string; text: string }[]; index: string };
-    const stems = files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3));
-    const lookup = lookupOf(stems);
-    const known = new Set(stems);
-    const targets = new Set<string>();
-    for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
+    const { stems, lookup, targets } = hardTargets(1000);
     let same = 0;
     for (const t of targets) {
       const want = closestExact(t, lookup);
