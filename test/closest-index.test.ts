@@ -62,7 +62,7 @@ describe('closest() through the index', () => {
   });
 
   it('on a 1,000-note hard vault (past the search budget): exact within two edits, near the exact answer otherwise', () => {
-    const { stems, lookup, targets } = hardTargets(1000);
+    const { lookup, targets } = hardTargets(1000);
     let same = 0;
     for (const t of targets) {
       const want = closestExact(t, lookup);
