@@ -9,7 +9,7 @@ import type { Proposal } from '../proposal/schema.js';
 import { runRules, type FileFindingsCache } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding, Rule } from '../rules/types.js';
-import { parseMarkdown } from '../vault/file.js';
+import { parseMarkdown, type ParsedFile } from '../vault/file.js';
 import { assembleVault } from '../vault/load.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
@@ -33,6 +33,13 @@ export interface GateOptions { readonly allOrNothing?: boolean; readonly allowNe
 /** Counts in a message ("206 lines") change with any edit: a finding is the same finding without them. */
 const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.replace(/\d+/g, '#')}`;
 
+/**
+ * A file parsed for a post-image, by its bytes object: every trial of the gate builds a post-image
+ * that shares the bytes of the files it leaves unchanged, and parsing is a function of the bytes and
+ * the arguments in `key`.
+ */
+const parsedMemo = new WeakMap<Uint8Array, { readonly key: string; readonly parsed: ParsedFile }>();
+
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
   const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
@@ -49,7 +56,12 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
     const role = img.role ?? roleOf(path);
     if (role === 'ignored') continue;
     const maxBytes = role === 'note' ? vault.config.maxFileBytes : Number.MAX_SAFE_INTEGER;
-    parsed.push(parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes));
+    const key = `${vault.root}\0${path}\0${role}\0${img.mtimeMs}\0${img.mode}\0${maxBytes}`;
+    const hit = parsedMemo.get(img.bytes);
+    if (hit && hit.key === key) { parsed.push(hit.parsed); continue; }
+    const p = parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes);
+    parsedMemo.set(img.bytes, { key, parsed: p });
+    parsed.push(p);
   }
   return assembleVault(vault.root, vault.kind, vault.config, parsed, [...vault.otherFiles], [...vault.skipped]);
 }
