@@ -9,7 +9,7 @@ import type { Proposal } from '../proposal/schema.js';
 import { runRules, type FileFindingsCache } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding, Rule } from '../rules/types.js';
-import { parseMarkdown, type ParsedFile } from '../vault/file.js';
+import { parseMarkdown } from '../vault/file.js';
 import { assembleVault } from '../vault/load.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
@@ -38,7 +38,7 @@ const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.re
  * that shares the bytes of the files it leaves unchanged, and parsing is a function of the bytes and
  * the arguments in `key`.
  */
-const parsedMemo = new WeakMap<Uint8Array, { readonly key: string; readonly parsed: ParsedFile }>();
+const parsedMemo = new WeakMap<Uint8Array, { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }>();
 
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
