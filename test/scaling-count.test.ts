@@ -49,20 +49,21 @@ async function counted(n: number): Promise<Record<string, number>> {
 }
 
 describe('check: pairwise work on the hard shape, 1k → 4k notes', () => {
-  it('grows below quadratic (did-you-mean ≤ 8×, the rest ≤ 5×)', async () => {
+  it('grows about linearly (every counter ≤ 5×, did-you-mean included)', async () => {
     const small = await counted(1000);
     const large = await counted(4000);
-    // Did-you-mean must have run (the hard shape has ~15% broken wikilinks) and been counted.
+    // Did-you-mean must have run (the hard shape has ~15% broken wikilinks) and been counted, through
+    // both its exact search and its trigram fallback.
     expect(small['resolve.trieRows']).toBeGreaterThan(10_000);
+    expect(small['resolve.gramPostings']).toBeGreaterThan(10_000);
     const names = new Set([...Object.keys(small), ...Object.keys(large)]);
     for (const name of names) {
       const ratio = (large[name] ?? 0) / Math.max(1, small[name] ?? 0);
-      // resolve.trieRows measured 7.3× here (NOT the ~5× the issue asks for: exact did-you-mean
-      // visits the trie nodes within the distance bound, and with a vocabulary that does not grow
-      // with the vault, the number of stems genuinely near a broken target does; the old brute force,
-      // one edit distance per stem per target, is ≥ 10.8×, next test). Everything else stays ≤ 5×.
-      const limit = name === 'resolve.trieRows' ? 8 : 5;
-      expect(ratio, `${name}: ${small[name]} → ${large[name]}`).toBeLessThanOrEqual(limit);
+      // Measured (s14d): resolve.trieRows 369 k → 1.57 M (4.24×), resolve.gramPostings 0.89 M → 2.41 M
+      // (2.70×), resolve.editDistance 21 k → 59 k (2.78×). The unbounded exact search (SEARCH_BUDGET =
+      // Infinity in src/vault/resolve.ts) fails here: its trie rows grow with the number of stems
+      // genuinely near a broken target, which grows with the vault on this shape (measured below).
+      expect(ratio, `${name}: ${small[name]} → ${large[name]}`).toBeLessThanOrEqual(5);
     }
   }, 1_800_000);
 

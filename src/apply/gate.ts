@@ -11,7 +11,7 @@ import { RULES } from '../rules/index.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { parseMarkdown } from '../vault/file.js';
 import { assembleVault } from '../vault/load.js';
-import type { Vault, VaultFile } from '../vault/model.js';
+import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
 import { count } from '../util/counters.js';
 import { HOLDING, type FileChange } from './compose.js';
@@ -34,6 +34,13 @@ export interface GateOptions { readonly allOrNothing?: boolean; readonly allowNe
 /** Counts in a message ("206 lines") change with any edit: a finding is the same finding without them. */
 const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.replace(/\d+/g, '#')}`;
 
+/**
+ * A file parsed for a post-image, by its bytes object: every trial of the gate builds a post-image
+ * that shares the bytes of the files it leaves unchanged, and parsing is a function of the bytes and
+ * the arguments in `key`.
+ */
+const parsedMemo = new WeakMap<Uint8Array, { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }>();
+
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
   const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
@@ -50,7 +57,12 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
     const role = img.role ?? roleOf(path);
     if (role === 'ignored') continue;
     const maxBytes = role === 'note' ? vault.config.maxFileBytes : Number.MAX_SAFE_INTEGER;
-    parsed.push(parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes));
+    const key = `${vault.root}\0${path}\0${role}\0${img.mtimeMs}\0${img.mode}\0${maxBytes}`;
+    const hit = parsedMemo.get(img.bytes);
+    if (hit && hit.key === key) { parsed.push(hit.parsed); continue; }
+    const p = parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes);
+    parsedMemo.set(img.bytes, { key, parsed: p });
+    parsed.push(p);
   }
   return assembleVault(vault.root, vault.kind, vault.config, parsed, [...vault.otherFiles], [...vault.skipped]);
 }
@@ -116,16 +128,57 @@ export function factText(line: string): string {
     .trim();
 }
 
+/**
+ * A file's lines' fact texts, joined by line breaks. Memoized per bytes object (the post-image of
+ * every gate trial shares the bytes of the files it leaves unchanged) and checked against the text;
+ * lines are memoized too (an edited index keeps most of its lines).
+ */
+const factsMemo = new WeakMap<Uint8Array, { readonly text: string; readonly facts: string }>();
+const lineFacts = new Map<string, string>();
+function factsOf(file: VaultFile): string {
+  const hit = factsMemo.get(file.bytes);
+  if (hit && hit.text === file.text) return hit.facts;
+  if (lineFacts.size > 200_000) lineFacts.clear();
+  const facts = file.text
+    .split('\n')
+    .map((line) => {
+      let f = lineFacts.get(line);
+      if (f === undefined) lineFacts.set(line, (f = factText(line)));
+      return f;
+    })
+    .join('\n');
+  factsMemo.set(file.bytes, { text: file.text, facts });
+  return facts;
+}
+
+/** An index file's links other than mentions, by line (memoized per file). */
+const linksMemo = new WeakMap<VaultFile, ReadonlyMap<number, Link[]>>();
+function linksByLine(file: VaultFile): ReadonlyMap<number, Link[]> {
+  let m = linksMemo.get(file);
+  if (!m) {
+    const byLine = new Map<number, Link[]>();
+    for (const l of file.links) {
+      if (l.kind === 'mention') continue;
+      const list = byLine.get(l.line);
+      if (list) list.push(l);
+      else byLine.set(l.line, [l]);
+    }
+    linksMemo.set(file, (m = byLine));
+  }
+  return m;
+}
+
 /** Text of removed index lines found nowhere in the post-image (pointer lines to deleted notes excepted). */
 export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileChange[]): LostLine[] {
   const deleted = new Set(changes.filter((c) => !c.after).map((c) => c.path));
   const changed = changes.filter((c) => c.before && c.after && !c.path.startsWith('.memlint/'));
   const indexes = [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null && changed.some((c) => c.path === f.path));
   if (indexes.length === 0) return [];
-  let haystack: string | null = null;
+  // A fact text has no line break, so it is in the vault's fact texts joined when it is in one file's.
+  let pieces: string[] | null = null;
   const found = (text: string): boolean => {
-    haystack ??= post.files.map((f) => f.text.split('\n').map(factText).join('\n')).join('\n\n');
-    return haystack.includes(text);
+    pieces ??= post.files.map(factsOf);
+    return pieces.some((p) => p.includes(text));
   };
   const out: LostLine[] = [];
   for (const file of indexes) {
@@ -139,7 +192,7 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
       if (n > 0) { remaining.set(line, n - 1); return; }
       const text = factText(line);
       if (text === '' || /^[#>|:\-=*_\s`]*$/.test(text)) return;
-      const links = file.links.filter((l) => l.line === i + 1 && l.kind !== 'mention');
+      const links = linksByLine(file).get(i + 1) ?? [];
       if (links.length > 0 && links.every((l) => l.resolved !== null && deleted.has(l.resolved))) return;
       if (!found(text)) out.push({ file: file.path, line: i + 1, text: line });
     });

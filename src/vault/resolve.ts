@@ -147,13 +147,57 @@ const maxDistance = (folded: string): number => Math.max(2, Math.floor(folded.le
 /**
  * Did-you-mean: the note stem nearest to `target` once both are folded — the smallest edit distance,
  * at most max(2, ⌊length/4⌋), ties to the stem first in code-unit order; null when none is that near.
- * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target.
+ * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target, in
+ * three steps: (1) stems within `NEAR` edits (typos), exactly; (2) the exact search up to the maximum,
+ * within `SEARCH_BUDGET` trie rows; (3) if that budget runs out (typically a name never written, near
+ * nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
+ * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits or
+ * the search is small (every corpus vault's misspellings: test/closest-index.test.ts), the work per
+ * target is bounded, and did-you-mean is linear in the number of distinct broken targets.
+ * `closestExact` is the unbounded search (measurements: BENCHMARKS.md, "session 6").
  */
 export function closest(target: string, lookup: NoteLookup): string | null {
-  let index = indexes.get(lookup);
-  if (!index) { index = new StemIndex([...lookup.byStem.keys()]); indexes.set(lookup, index); }
-  return index.closest(fold(target));
+  return indexOf(lookup).closest(fold(target));
 }
+
+/** The exact answer (no budget): the nearest stem as `closestBruteForce` gives it, through the trie. */
+export function closestExact(target: string, lookup: NoteLookup): string | null {
+  return indexOf(lookup).exact(fold(target));
+}
+
+/**
+ * The lookup's stem index. A lookup with the very stems of the last one built gets that index (and
+ * its memoized answers): apply's post-state gate assembles the vault again for each trial of a
+ * proposal, with the same notes and another index file, and would otherwise search again for every
+ * broken index link of every trial.
+ */
+function indexOf(lookup: NoteLookup): StemIndex {
+  let index = indexes.get(lookup);
+  if (!index) {
+    const stems = [...lookup.byStem.keys()];
+    index = lastBuilt && sameList(lastBuilt.stems, stems) ? lastBuilt.index : new StemIndex(stems);
+    lastBuilt = { stems, index };
+    indexes.set(lookup, index);
+  }
+  return index;
+}
+
+let lastBuilt: { readonly stems: readonly string[]; readonly index: StemIndex } | null = null;
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Trie rows the exact search (step 2) may compute for one target before step 3. On the hard bench
+ * shape at 10k a target near nothing needed ~2,400 rows on average, and more as the vault grows.
+ */
+export const SEARCH_BUDGET = 64;
+/** Distances up to this are always searched exactly (typos: a narrow band, cheap). */
+const NEAR = 2;
+/** A trigram in more stems than this says little about which one was meant: not read. */
+const GRAM_POSTING_CAP = 200;
+/** Postings read per target at most (rarest trigrams first). */
+const GRAM_READ_BUDGET = 1000;
+/** Candidates (most shared trigrams first) whose edit distance is computed. */
+const GRAM_CANDIDATES = 16;
 
 /** The same answer by comparing with every stem: the reference the index is tested against. */
 export function closestBruteForce(target: string, stems: Iterable<string>): string | null {
@@ -211,9 +255,23 @@ class StemIndex {
   closest(t: string): string | null {
     const memo = this.memo.get(t);
     if (memo !== undefined) return memo;
-    const answer = this.sorted.length > 0 ? this.search(t) : null;
+    let answer: string | null = null;
+    if (this.sorted.length > 0) {
+      const max = maxDistance(t);
+      // Typos first (exact, cheap: a narrow band); then the exact search within its budget; then trigrams.
+      let found = this.search(t, Math.min(max, NEAR), Infinity);
+      if (found === -1 && max > NEAR) found = this.search(t, max, SEARCH_BUDGET);
+      answer = found === CUT ? this.fromGrams(t) : found < 0 ? null : this.rawByRank[found]!;
+    }
     this.memo.set(t, answer);
     return answer;
+  }
+
+  /** The exact answer, whatever the work (tests and measurements compare the budgeted one with it). */
+  exact(t: string): string | null {
+    if (this.sorted.length === 0) return null;
+    const found = this.search(t, maxDistance(t), Infinity);
+    return found < 0 ? null : this.rawByRank[found]!;
   }
 
   /** The smallest rank in sorted[lo, hi). */
@@ -255,11 +313,10 @@ class StemIndex {
    * with the smallest raw rank is the answer (an entry whose smallest rank below is not smaller than
    * the best ending found is skipped). The same answer as taking entries best first by (key, rank).
    */
-  private search(t: string): string | null {
+  private search(t: string, max: number, budget: number): number {
     const { sorted } = this;
     const m = t.length;
     const w = m + 1;
-    const max = maxDistance(t);
     const cap = max + 1;
     let pool = this.pool;
     for (let j = 0; j <= m; j++) pool[j] = j;
@@ -269,6 +326,7 @@ class StemIndex {
     this.entries = 0;
     this.push(0, this.minRank(0, sorted.length), 0, 0, sorted.length, 0);
     let best = -1;
+    let rows = 0;
     for (let key = 0; key <= max; key++) {
       while (this.heads[key] !== -1) {
         const e = this.heads[key]!;
@@ -291,6 +349,7 @@ class StemIndex {
           // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
           let a = i + 1, b = hi;
           while (a < b) { const mid = (a + b) >>> 1; if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1; else b = mid; }
+          if (++rows > budget) { this.cutKey = key; this.cutBest = best; return CUT; }
           count('resolve.trieRows');
           // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
           // remaining units against t[j..m): at least the difference of their lengths.
@@ -317,10 +376,105 @@ class StemIndex {
           i = a;
         }
       }
-      if (best >= 0) return this.rawByRank[best]!;
+      if (best >= 0) return best;
     }
-    return null;
+    return -1;
   }
+
+  /** Where the last cut search stopped: every stem nearer than `cutKey` is ruled out; `cutBest` the best ending at `cutKey` seen, or -1. */
+  private cutKey = 0;
+  private cutBest = -1;
+  /** Trigram postings: gram → positions in `sorted` (built on the first cut search). */
+  private grams: Map<number, Int32Array> | null = null;
+  /** Per position in `sorted`: trigrams shared with the current target (zero between searches). */
+  private shared: Int32Array = new Int32Array(0);
+  private touched: Int32Array = new Int32Array(0);
+  private keys: Float64Array = new Float64Array(0);
+  /** posByRank[r]: the position in `sorted` of the stem of raw rank r. */
+  private posByRank: Int32Array = new Int32Array(0);
+
+  private gramIndex(): Map<number, Int32Array> {
+    if (this.grams) return this.grams;
+    const lists = new Map<number, number[]>();
+    this.sorted.forEach((s, i) => {
+      for (const g of distinctGrams(s)) {
+        const list = lists.get(g);
+        if (list) list.push(i); else lists.set(g, [i]);
+      }
+    });
+    this.grams = new Map();
+    for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
+    const n = this.sorted.length;
+    this.shared = new Int32Array(n);
+    this.touched = new Int32Array(n);
+    this.keys = new Float64Array(n);
+    this.posByRank = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
+    return this.grams;
+  }
+
+  /**
+   * A target the exact search gave up on: the stems sharing the most of its rarer trigrams (a trigram
+   * in more than `GRAM_POSTING_CAP` stems is not read, at most `GRAM_READ_BUDGET` postings in all,
+   * rarest first), the first `GRAM_CANDIDATES` of them by shared count then raw rank, are measured
+   * exactly; the nearest within the maximum wins, ties to the raw stem first in code-unit order —
+   * the exact rule over fewer stems. The stem the cut search had already found at its bound (if
+   * any) competes too.
+   */
+  private fromGrams(t: string): string | null {
+    const index = this.gramIndex();
+    const max = maxDistance(t);
+    const lists: Int32Array[] = [];
+    for (const g of distinctGrams(t)) {
+      const list = index.get(g);
+      if (list !== undefined && list.length <= GRAM_POSTING_CAP) lists.push(list);
+    }
+    lists.sort((a, b) => a.length - b.length);
+    const { shared, touched, keys, sorted, rank } = this;
+    let nTouched = 0;
+    let read = 0;
+    for (const list of lists) {
+      if (read + list.length > GRAM_READ_BUDGET) break;
+      read += list.length;
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k]!;
+        if (shared[i] === 0) touched[nTouched++] = i;
+        shared[i]!++;
+      }
+    }
+    count('resolve.gramPostings', read);
+    // Most shared first, then the smallest raw rank: one key per stem near enough in length.
+    const m = t.length;
+    let nKeys = 0;
+    for (let k = 0; k < nTouched; k++) {
+      const i = touched[k]!;
+      if (Math.abs(sorted[i]!.length - m) <= max) keys[nKeys++] = shared[i]! * 4294967296 - rank[i]!;
+      shared[i] = 0;
+    }
+    const top = keys.subarray(0, nKeys).sort();
+    let bestRank = this.cutBest, bestD = this.cutBest >= 0 ? this.cutKey : max + 1;
+    for (let k = nKeys - 1; k >= 0 && k >= nKeys - GRAM_CANDIDATES; k--) {
+      const r = -(top[k]! % 4294967296 || 0), i = this.posByRank[r < 0 ? r + 4294967296 : r]!;
+      const d = editDistance(t, sorted[i]!, bestD > max ? max : bestD);
+      if (d < bestD || (d === bestD && rank[i]! < bestRank)) { bestD = d; bestRank = rank[i]!; }
+    }
+    return bestRank >= 0 && bestD <= max ? this.rawByRank[bestRank]! : null;
+  }
+}
+
+/** `search` gave up within its budget. */
+const CUT = -2;
+
+/** The distinct trigrams of a folded stem as numbers (three UTF-16 units), sorted; a stem shorter than three is one (negative) gram. */
+function distinctGrams(s: string): number[] {
+  if (s.length < 3) return [-1 - (s.length === 0 ? 0 : s.length === 1 ? s.charCodeAt(0) + 1 : (s.charCodeAt(0) + 1) * 65537 + s.charCodeAt(1))];
+  const out: number[] = [];
+  for (let i = 0; i + 3 <= s.length; i++) out.push(s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2));
+  out.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i]!;
+  out.length = n;
+  return out;
 }
 
 const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

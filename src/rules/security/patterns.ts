@@ -7,6 +7,7 @@ import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
 import { isReadable } from '../reachability.js';
 import { normalizeForMatching, rawOffset } from './normalize.js';
+import { KeywordSets, literalsOf } from '../../util/keywords.js';
 
 export interface Pattern {
   readonly name: string;
@@ -16,9 +17,10 @@ export interface Pattern {
   /** Drop a match that starts inside a code span or fenced block (markup there is shown, not hidden). */
   readonly outsideCode?: boolean;
   /**
-   * The keywords the pattern needs (a cheap regex of literals): all patterns' keywords are found in
-   * one pass over the text, and the pattern runs only when this matches one of them. No anchors
-   * beyond `^` at a line start and no lookarounds: it is tested on the matched keywords alone.
+   * The keywords the pattern needs (a cheap regex): the pattern runs only when this matches
+   * somewhere in the text. When it is only literals (alternatives, escaped punctuation, small
+   * classes and groups: `literalsOf`), every such pattern's keywords are found in one pass over the
+   * text (src/util/keywords.ts); otherwise it is tested on the text itself.
    */
   readonly pre?: RegExp;
   /** This match's severity, when it differs from the rule's. */
@@ -43,11 +45,9 @@ export interface PatternHit {
 }
 
 interface Compiled {
-  readonly patterns: readonly { pattern: Pattern; re: RegExp }[];
-  /** Every pattern's `pre` in one global regex: one pass finds which keywords the text has. */
-  readonly keys: RegExp | null;
-  /** Every pattern has keywords: a text with none of them is not scanned further. */
-  readonly allPre: boolean;
+  readonly patterns: readonly { pattern: Pattern; re: RegExp; bit: number }[];
+  /** The literal keywords of every pattern whose `pre` is only literals, one set (bit) per pattern. */
+  readonly keywords: KeywordSets | null;
 }
 
 const compiledSets = new WeakMap<PatternSet, Compiled>();
@@ -55,13 +55,16 @@ const compiledSets = new WeakMap<PatternSet, Compiled>();
 function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
-    const pres = set.patterns.flatMap((p) => (p.pre ? [p.pre] : []));
-    const flags = `g${pres.some((p) => p.flags.includes('i')) ? 'i' : ''}${pres.some((p) => p.flags.includes('m')) ? 'm' : ''}`;
-    c = {
-      patterns: set.patterns.map((pattern) => ({ pattern, re: new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`) })),
-      keys: pres.length ? new RegExp(pres.map((p) => `(?:${p.source})`).join('|'), flags) : null,
-      allPre: pres.length === set.patterns.length,
-    };
+    const sets: string[][] = [];
+    const patterns = set.patterns.map((pattern) => {
+      const re = new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`);
+      // Literals stand for the regex only without flags that change what they match (`m` does not).
+      const literals = pattern.pre && !/[iuvsy]/.test(pattern.pre.flags) && sets.length < 31 ? literalsOf(pattern.pre.source) : null;
+      if (!literals) return { pattern, re, bit: -1 };
+      sets.push(literals);
+      return { pattern, re, bit: sets.length - 1 };
+    });
+    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null };
     compiledSets.set(set, c);
   }
   return c;
@@ -85,18 +88,10 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
   if (set.trigger && !set.trigger.test(view.text)) return;
   const c = compiled(set);
-  // The keywords present, each as matched (short): a pattern whose `pre` finds none of them is skipped.
-  let found = '';
-  if (c.keys) {
-    c.keys.lastIndex = 0;
-    for (let k = c.keys.exec(view.text); k; k = c.keys.exec(view.text)) {
-      if (k[0].length === 0) { c.keys.lastIndex++; continue; }
-      found += `${k[0]}\n`;
-    }
-    if (!found && c.allPre) return;
-  }
-  for (const { pattern, re } of c.patterns) {
-    if (pattern.pre && !pattern.pre.test(found)) continue;
+  // Which patterns' keywords the text has (one pass); a pattern without any is skipped.
+  const present = c.keywords ? c.keywords.present(view.text) : 0;
+  const runs = c.patterns.filter(({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)));
+  for (const { pattern, re } of runs) {
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
       if (m[0].length === 0) { re.lastIndex++; continue; }

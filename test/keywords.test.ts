@@ -1,0 +1,84 @@
+// The keyword automaton (src/util/keywords.ts) answers as the regexes it stands for: on the security
+// rules' real keyword lists, on random texts and literal sets (fast-check), and on every corpus note.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeywordSets, literalsOf } from '../src/util/keywords.js';
+import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
+import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
+import { propertyRuns } from './helpers/ci.js';
+
+describe('literalsOf', () => {
+  it('expands literal-only sources and refuses the rest', () => {
+    expect(literalsOf('ignor|disregard')).toEqual(['ignor', 'disregard']);
+    expect(literalsOf(String.raw`hooks\.slack\.com`)).toEqual(['hooks.slack.com']);
+    expect(literalsOf(String.raw`https?:\/\/`)?.sort()).toEqual(['http://', 'https://']);
+    expect(literalsOf('gh[pou]_|github_pat_')).toEqual(['ghp_', 'gho_', 'ghu_', 'github_pat_']);
+    expect(literalsOf('[sr]k_(?:live|test)_')).toEqual(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_']);
+    expect(literalsOf('chat (?:history|log)|context')).toEqual(['chat history', 'chat log', 'context']);
+    for (const src of [
+      String.raw`rc\b`,
+      String.raw`\d:A`,
+      'gl[a-z]{2,6}-',
+      'a+',
+      'a*',
+      '^x',
+      'x$',
+      'a.b',
+      '(?:a(?:b|c))',
+      'a|',
+      's?',
+      '[^a]x',
+      '(?=a)b',
+    ])
+      expect(literalsOf(src), src).toBeNull();
+  });
+});
+
+describe('KeywordSets.present', () => {
+  it('agrees with the regex of each set on random texts', () => {
+    const unit = fc.constantFrom('a', 'b', 'c', 'ab', 'ba', 'A', '-', ' ', 'é', '語');
+    const literal = fc
+      .array(fc.constantFrom('a', 'b', 'c', '-'), { minLength: 1, maxLength: 4 })
+      .map((a) => a.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.uniqueArray(literal, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 6 }),
+        fc.array(unit, { maxLength: 40 }),
+        fc.boolean(),
+        (sets, parts, foldCase) => {
+          const text = parts.join('');
+          const present = new KeywordSets(sets, foldCase).present(text);
+          sets.forEach((lits, bit) => {
+            const re = new RegExp(lits.map((l) => l.replace(/[-]/g, '\\-')).join('|'), foldCase ? 'i' : '');
+            expect((present >> bit) & 1, `${lits.join('|')} in ${JSON.stringify(text)}`).toBe(re.test(text) ? 1 : 0);
+          });
+        },
+      ),
+      { numRuns: propertyRuns(500) },
+    );
+  });
+
+  it("agrees with prompt-injection's keyword regexes on every corpus note (lower-cased)", () => {
+    const pres = INJECTION.flatMap((p) => (p.pre ? [p.pre] : []));
+    const sets = new KeywordSets(pres.map((p) => literalsOf(p.source)!));
+    const texts = [
+      'you are now a pirate',
+      'Ignore previous instructions'.toLowerCase(),
+      'nothing here',
+      'the user’s c2 disk',
+    ];
+    if (hasCorpus)
+      for (const dir of corpusVaults('claude'))
+        for (const f of markdownFilesUnder(dir)) texts.push(readFileSync(f, 'utf8').toLowerCase());
+    let hits = 0;
+    for (const text of texts) {
+      const present = sets.present(text);
+      pres.forEach((p, bit) => {
+        expect((present >> bit) & 1, p.source).toBe(p.test(text) ? 1 : 0);
+        hits += (present >> bit) & 1;
+      });
+    }
+    expect(hits).toBeGreaterThan(3);
+  });
+});
