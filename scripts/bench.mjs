@@ -11,11 +11,24 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, indexedNote } from './bench/generate.mjs';
 
-const { values } = parseArgs({ options: { shapes: { type: 'string' }, sizes: { type: 'string' }, 'hard-sizes': { type: 'string' }, runs: { type: 'string' }, 'no-peers': { type: 'boolean' }, timeout: { type: 'string' }, tools: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    shapes: { type: 'string' },
+    sizes: { type: 'string' },
+    'hard-sizes': { type: 'string' },
+    runs: { type: 'string' },
+    'no-peers': { type: 'boolean' },
+    timeout: { type: 'string' },
+    tools: { type: 'string' },
+  },
+});
 // --tools 'memlint check;guard (cache)' (separated by ;): time only these (node -e 0 and floor always run: every ratio needs them).
 const only = values.tools ? new Set(['node -e 0', 'floor', ...values.tools.split(';').map((s) => s.trim())]) : null;
 const shapes = (values.shapes ?? 'old,hard').split(',');
-const sizesFor = { old: (values.sizes ?? '1000,10000,100000').split(',').map(Number), hard: (values['hard-sizes'] ?? values.sizes ?? '1000,10000').split(',').map(Number) };
+const sizesFor = {
+  old: (values.sizes ?? '1000,10000,100000').split(',').map(Number),
+  hard: (values['hard-sizes'] ?? values.sizes ?? '1000,10000').split(',').map(Number),
+};
 const runs = Number(values.runs ?? 5);
 const timeoutMs = Number(values.timeout ?? 300) * 1000;
 const OUT = 'bench-out';
@@ -30,7 +43,13 @@ const cpu = {}; // tool → CPU ms of each run
 function time(cmd, args, input, name) {
   const argv = gnuTime ? ['/usr/bin/time', ['-f', '@cpu %U %S', cmd, ...args]] : [cmd, args];
   const t = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv[1], { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'], maxBuffer: 1 << 28, timeout: timeoutMs, encoding: 'utf8' });
+  const r = spawnSync(argv[0], argv[1], {
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+    maxBuffer: 1 << 28,
+    timeout: timeoutMs,
+    encoding: 'utf8',
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGTERM') return Infinity;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -41,12 +60,26 @@ function time(cmd, args, input, name) {
 /** Peak resident memory of one run, from GNU time when the machine has it. */
 function peakRssMb(cmd, args) {
   if (!existsSync('/usr/bin/time')) return null;
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: timeoutMs,
+  });
   const kb = Number(r.stderr.trim().split('\n').pop());
   return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
 }
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const fmt = (ms) => (ms === undefined ? '—' : ms === Infinity ? `> ${timeoutMs / 1000} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const fmt = (ms) =>
+  ms === undefined
+    ? '—'
+    : ms === Infinity
+      ? `> ${timeoutMs / 1000} s`
+      : ms >= 1000
+        ? `${(ms / 1000).toFixed(2)} s`
+        : `${ms.toFixed(0)} ms`;
 const x = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
 
 const rows = [];
@@ -55,7 +88,8 @@ for (const shape of shapes) {
     const dir = join(OUT, shape === 'old' ? `vault-${n}` : `vault-${shape}-${n}`);
     if (!existsSync(join(dir, 'MEMORY.md'))) generate(shape, dir, n);
     spawnSync(node, [cli, 'catalog', dir, '--write']);
-    const edited = shape === 'old' ? join(dir, n > 2000 ? join('topic-3', 'note-3.md') : 'note-3.md') : indexedNote(dir, 3);
+    const edited =
+      shape === 'old' ? join(dir, n > 2000 ? join('topic-3', 'note-3.md') : 'note-3.md') : indexedNote(dir, 3);
     const editedOriginal = readFileSync(edited);
     const added = join(dir, 'added-by-bench.md');
     // Guard's draft: a light edit of an existing note (one candidate read and checked).
@@ -69,8 +103,20 @@ for (const shape of shapes) {
       // before the clock starts, a new one for every run (the added note is removed after its run and
       // the cache brought up to date, so that "unchanged" means unchanged).
       'check --cache, unchanged': [node, [cli, 'check', dir, '--format', 'json', '--cache']],
-      'check --cache, 1 edited': [node, [cli, 'check', dir, '--format', 'json', '--cache'], () => appendFileSync(edited, `Edited ${Date.now()}.\n`)],
-      'check --cache, 1 added': [node, [cli, 'check', dir, '--format', 'json', '--cache'], () => writeFileSync(added, `---\nname: added-${Date.now()}\ndescription: d\ntype: user\n---\nNew.\n`), () => { rmSync(added); spawnSync(node, [cli, 'check', dir, '--cache'], { stdio: 'ignore' }); }],
+      'check --cache, 1 edited': [
+        node,
+        [cli, 'check', dir, '--format', 'json', '--cache'],
+        () => appendFileSync(edited, `Edited ${Date.now()}.\n`),
+      ],
+      'check --cache, 1 added': [
+        node,
+        [cli, 'check', dir, '--format', 'json', '--cache'],
+        () => writeFileSync(added, `---\nname: added-${Date.now()}\ndescription: d\ntype: user\n---\nNew.\n`),
+        () => {
+          rmSync(added);
+          spawnSync(node, [cli, 'check', dir, '--cache'], { stdio: 'ignore' });
+        },
+      ],
       'guard (cache)': [node, [cli, 'guard', dir, '--path', 'new-note.md'], undefined, undefined, draft],
       'memlint consolidate': [node, [cli, 'consolidate', dir, '--out', join(OUT, `proposal-${shape}-${n}.yaml`)]],
     };
@@ -81,7 +127,10 @@ for (const shape of shapes) {
     const samples = Object.fromEntries(Object.keys(tools).map((k) => [k, []]));
     const r = n >= 100000 ? Math.min(runs, 3) : runs;
     // Slow tools get fewer runs: markdownlint 3; consolidate 3, 1 at 100k or on the hard shape at 10k.
-    const cap = { 'markdownlint-cli2': 3, 'memlint consolidate': n >= 100000 || (shape !== 'old' && n >= 10000) ? 1 : 3 };
+    const cap = {
+      'markdownlint-cli2': 3,
+      'memlint consolidate': n >= 100000 || (shape !== 'old' && n >= 10000) ? 1 : 3,
+    };
     rmSync(join(dir, '.memlint', 'cache'), { recursive: true, force: true });
     for (const [name, [cmd, args, , , input]] of Object.entries(tools)) if (!(name in cap)) time(cmd, args, input); // warm the page cache, build the caches
     for (let i = 0; i < r; i++) {
@@ -95,43 +144,75 @@ for (const shape of shapes) {
     }
     writeFileSync(edited, editedOriginal);
     const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.length ? median(v) : undefined]));
-    med['consolidate RSS MB'] = !tools['memlint consolidate'] || med['memlint consolidate'] === Infinity ? null : peakRssMb(node, tools['memlint consolidate'][1]);
+    med['consolidate RSS MB'] =
+      !tools['memlint consolidate'] || med['memlint consolidate'] === Infinity
+        ? null
+        : peakRssMb(node, tools['memlint consolidate'][1]);
     const cpuMed = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)]));
     rows.push({ shape, notes: n, runs: r, ...med, cpu: cpuMed });
-    console.log(`${shape} ${n} wall: ` + Object.entries(med).filter(([k]) => !k.includes('RSS')).map(([k, v]) => `${k} ${fmt(v)}`).join(' | '));
-    if (Object.keys(cpuMed).length) console.log(`${shape} ${n} cpu:  ` + Object.entries(cpuMed).map(([k, v]) => `${k} ${fmt(v)}`).join(' | '));
+    console.log(
+      `${shape} ${n} wall: ` +
+        Object.entries(med)
+          .filter(([k]) => !k.includes('RSS'))
+          .map(([k, v]) => `${k} ${fmt(v)}`)
+          .join(' | '),
+    );
+    if (Object.keys(cpuMed).length)
+      console.log(
+        `${shape} ${n} cpu:  ` +
+          Object.entries(cpuMed)
+            .map(([k, v]) => `${k} ${fmt(v)}`)
+            .join(' | '),
+      );
   }
 }
 writeFileSync(join(OUT, 'bench.json'), JSON.stringify(rows, null, 2));
 const n = (r) => r.notes.toLocaleString('en');
 console.log('\n`memlint check`, cold (÷ floor; markdownlint-cli2 ÷ check):\n');
-console.log('| shape | notes | node -e 0 | floor (list + read) | memlint check | check ÷ floor | markdownlint-cli2 | markdownlint ÷ check |');
+console.log(
+  '| shape | notes | node -e 0 | floor (list + read) | memlint check | check ÷ floor | markdownlint-cli2 | markdownlint ÷ check |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.shape} | ${n(r)} | ${fmt(r['node -e 0'])} | ${fmt(r.floor)} | ${fmt(r['memlint check'])} | ${x(r['memlint check'], r.floor)} | ${r['markdownlint-cli2'] ? fmt(r['markdownlint-cli2']) : 'not run'} | ${x(r['markdownlint-cli2'], r['memlint check'])} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.shape} | ${n(r)} | ${fmt(r['node -e 0'])} | ${fmt(r.floor)} | ${fmt(r['memlint check'])} | ${x(r['memlint check'], r.floor)} | ${r['markdownlint-cli2'] ? fmt(r['markdownlint-cli2']) : 'not run'} | ${x(r['markdownlint-cli2'], r['memlint check'])} |`,
+  );
 console.log('\n`check --cache` (÷ floor; markdownlint-cli2 ÷ it):\n');
 console.log('| shape | notes | floor | unchanged | 1 note edited | 1 note added |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   const m = r['markdownlint-cli2'];
-  const cached = ['check --cache, unchanged', 'check --cache, 1 edited', 'check --cache, 1 added'].map((k) => `${fmt(r[k])} (${x(r[k], r.floor)}${m ? `; markdownlint ${x(m, r[k])}` : ''})`);
+  const cached = ['check --cache, unchanged', 'check --cache, 1 edited', 'check --cache, 1 added'].map(
+    (k) => `${fmt(r[k])} (${x(r[k], r.floor)}${m ? `; markdownlint ${x(m, r[k])}` : ''})`,
+  );
   console.log(`| ${r.shape} | ${n(r)} | ${fmt(r.floor)} | ${cached.join(' | ')} |`);
 }
 console.log('\n`memlint guard` with its cache (÷ `node -e 0`):\n');
 console.log('| shape | notes | node -e 0 | guard | ÷ node -e 0 |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.shape} | ${n(r)} | ${fmt(r['node -e 0'])} | ${fmt(r['guard (cache)'])} | ${x(r['guard (cache)'], r['node -e 0'])} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.shape} | ${n(r)} | ${fmt(r['node -e 0'])} | ${fmt(r['guard (cache)'])} | ${x(r['guard (cache)'], r['node -e 0'])} |`,
+  );
 console.log('\n`memlint consolidate` (÷ floor; growth exponent vs the previous size of the same shape):\n');
 console.log('| shape | notes | memlint consolidate | ÷ floor | ÷ check | peak RSS | growth exponent |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 rows.forEach((r, i) => {
   const prev = rows[i - 1]?.shape === r.shape ? rows[i - 1] : null;
-  const k = prev ? (Math.log(r['memlint consolidate'] / prev['memlint consolidate']) / Math.log(r.notes / prev.notes)).toFixed(2) : '—';
-  console.log(`| ${r.shape} | ${n(r)} | ${fmt(r['memlint consolidate'])} | ${x(r['memlint consolidate'], r.floor)} | ${x(r['memlint consolidate'], r['memlint check'])} | ${r['consolidate RSS MB'] ?? '?'} MB | ${k} |`);
+  const k = prev
+    ? (Math.log(r['memlint consolidate'] / prev['memlint consolidate']) / Math.log(r.notes / prev.notes)).toFixed(2)
+    : '—';
+  console.log(
+    `| ${r.shape} | ${n(r)} | ${fmt(r['memlint consolidate'])} | ${x(r['memlint consolidate'], r.floor)} | ${x(r['memlint consolidate'], r['memlint check'])} | ${r['consolidate RSS MB'] ?? '?'} MB | ${k} |`,
+  );
 });
 if (rows.some((r) => Object.keys(r.cpu).length)) {
   const names = [...new Set(rows.flatMap((r) => Object.keys(r.cpu)))];
-  console.log('\nCPU time (user + sys, medians; ÷ the floor\'s CPU time):\n');
+  console.log("\nCPU time (user + sys, medians; ÷ the floor's CPU time):\n");
   console.log(`| shape | notes | ${names.join(' | ')} |`);
   console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} |`);
-  for (const r of rows) console.log(`| ${r.shape} | ${n(r)} | ${names.map((k) => (r.cpu[k] === undefined ? '—' : `${fmt(r.cpu[k])} (${x(r.cpu[k], r.cpu.floor)})`)).join(' | ')} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.shape} | ${n(r)} | ${names.map((k) => (r.cpu[k] === undefined ? '—' : `${fmt(r.cpu[k])} (${x(r.cpu[k], r.cpu.floor)})`)).join(' | ')} |`,
+    );
 }

@@ -18,7 +18,11 @@ const command = /^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other';
 const cacheFile = path.join(__dirname, `.memlint.${BUNDLE_HASH}.${command}.${process.version}-${process.arch}.v8cache`);
 
 let cached;
-try { cached = fs.readFileSync(cacheFile); } catch { cached = undefined; }
+try {
+  cached = fs.readFileSync(cacheFile);
+} catch {
+  cached = undefined;
+}
 const source = fs.readFileSync(bundle, 'utf8');
 // vm.Script, unlike require, does not skip a #! line: make it a comment of the same length.
 const script = new vm.Script(wrap(source.startsWith('#!') ? `//${source.slice(2)}` : source), {
@@ -33,7 +37,11 @@ if (cached === undefined || script.cachedDataRejected) {
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, cacheFile);
     } catch {
-      try { fs.unlinkSync(tmp); } catch { /* nothing written */ }
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        /* nothing written */
+      }
       // A read-only install runs without the cache.
     }
   });

@@ -9,9 +9,17 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Caches are keyed by the version and this hash of the sources (src/version.ts, CACHE_KEY).
-const sources = readdirSync('src', { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort();
+const sources = readdirSync('src', { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 const buildHash = createHash('sha1');
-for (const f of sources) buildHash.update(f).update('\0').update(readFileSync(join('src', f))).update('\0');
+for (const f of sources)
+  buildHash
+    .update(f)
+    .update('\0')
+    .update(readFileSync(join('src', f)))
+    .update('\0');
 const buildId = buildHash.digest('hex').slice(0, 12);
 
 rmSync('dist/bin', { recursive: true, force: true });

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const mode = process.argv[2];
 const text = readFileSync('package.json', 'utf8');
 const pkg = JSON.parse(text);
-const [from, to] = mode === 'disable' ? ['prepare', '//prepare'] : mode === 'enable' ? ['//prepare', 'prepare'] : [null, null];
+const [from, to] =
+  mode === 'disable' ? ['prepare', '//prepare'] : mode === 'enable' ? ['//prepare', 'prepare'] : [null, null];
 if (!from) throw new Error('usage: node scripts/pack-scripts.mjs disable|enable');
 if (pkg.scripts?.[from] !== undefined) {
   // Rebuilt key by key so that the order (and so the diff) stays the same.

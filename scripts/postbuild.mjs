@@ -16,15 +16,21 @@ writeFileSync('schema/memlint.config.schema.json', `${JSON.stringify(schema, nul
 
 // A CommonJS entry for require('memlint'): each function loads the ESM library on first call.
 const CJS_FUNCTIONS = ['check', 'consolidate', 'planApply', 'guard'];
-writeFileSync('dist/lib/index.cjs', [
-  "'use strict';",
-  '// require(\'memlint\'): the library is ESM; these async functions load it on first call.',
-  "const load = () => import('./index.js');",
-  ...CJS_FUNCTIONS.map((f) => `exports.${f} = (...args) => load().then((m) => m.${f}(...args));`),
-  '',
-].join('\n'));
-writeFileSync('dist/lib/index.d.cts', [
-  "export type { CheckReport, ApplyPlan, PlannedChange, GuardReport, LibraryOptions, Proposal, GuardMatch, Finding, Config } from './index.js';",
-  ...CJS_FUNCTIONS.map((f) => `export declare const ${f}: typeof import('./index.js').${f};`),
-  '',
-].join('\n'));
+writeFileSync(
+  'dist/lib/index.cjs',
+  [
+    "'use strict';",
+    "// require('memlint'): the library is ESM; these async functions load it on first call.",
+    "const load = () => import('./index.js');",
+    ...CJS_FUNCTIONS.map((f) => `exports.${f} = (...args) => load().then((m) => m.${f}(...args));`),
+    '',
+  ].join('\n'),
+);
+writeFileSync(
+  'dist/lib/index.d.cts',
+  [
+    "export type { CheckReport, ApplyPlan, PlannedChange, GuardReport, LibraryOptions, Proposal, GuardMatch, Finding, Config } from './index.js';",
+    ...CJS_FUNCTIONS.map((f) => `export declare const ${f}: typeof import('./index.js').${f};`),
+    '',
+  ].join('\n'),
+);

@@ -12,7 +12,10 @@
 import { readFileSync } from 'node:fs';
 
 const [labelsFile, dumpFile] = process.argv.slice(2);
-if (!labelsFile) { console.error('usage: proposal-precision.mjs LABELS.json [DUMP/items.json]'); process.exit(2); }
+if (!labelsFile) {
+  console.error('usage: proposal-precision.mjs LABELS.json [DUMP/items.json]');
+  process.exit(2);
+}
 const labels = JSON.parse(readFileSync(labelsFile, 'utf8')).filter((r) => r.label === 'useful' || r.label === 'noise');
 const key = (r) => `${r.vault}\t${r.kind}\t${[...r.notes].sort().join('|')}`;
 const status = new Map();

@@ -36,14 +36,29 @@ export interface CheckReport {
   readonly version: string;
   readonly vault: string;
   readonly kind: VaultKind;
-  readonly summary: { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number };
+  readonly summary: {
+    readonly notes: number;
+    readonly errors: number;
+    readonly warnings: number;
+    readonly infos: number;
+  };
   /** Claude vaults: the index budget, and the entries past it that the agent never sees. */
   readonly index?: {
-    readonly file: string; readonly lines: number; readonly bytes: number; readonly maxLines: number; readonly maxBytes: number;
-    readonly loadedLines: number; readonly lostEntries: readonly Pick<IndexEntry, 'line' | 'target' | 'text'>[];
+    readonly file: string;
+    readonly lines: number;
+    readonly bytes: number;
+    readonly maxLines: number;
+    readonly maxBytes: number;
+    readonly loadedLines: number;
+    readonly lostEntries: readonly Pick<IndexEntry, 'line' | 'target' | 'text'>[];
   } | null;
   /** Hermes vaults: each store's size against its budget. */
-  readonly stores?: readonly { readonly file: string; readonly chars: number; readonly maxChars: number; readonly entries: number }[];
+  readonly stores?: readonly {
+    readonly file: string;
+    readonly chars: number;
+    readonly maxChars: number;
+    readonly entries: number;
+  }[];
   readonly findings: readonly Finding[];
 }
 
@@ -55,7 +70,10 @@ export interface LibraryOptions {
 }
 
 /** `memlint check VAULT --format json`, as an object. */
-export async function check(vault: string, options: LibraryOptions & Pick<CheckOptions, 'rules' | 'staged'> = {}): Promise<CheckReport> {
+export async function check(
+  vault: string,
+  options: LibraryOptions & Pick<CheckOptions, 'rules' | 'staged'> = {},
+): Promise<CheckReport> {
   return toJsonReport(await checkVault(resolve(vault), options)) as unknown as CheckReport;
 }
 
@@ -64,11 +82,20 @@ async function configFor(dir: string, options: LibraryOptions): Promise<Config> 
 }
 
 /** `memlint consolidate VAULT --format json`: the proposal, not written anywhere. */
-export async function consolidate(vault: string, options: LibraryOptions & { readonly root?: string; readonly now?: Date } = {}): Promise<Proposal> {
+export async function consolidate(
+  vault: string,
+  options: LibraryOptions & { readonly root?: string; readonly now?: Date } = {},
+): Promise<Proposal> {
   const dir = resolve(vault);
   const { consolidateVault } = await import('./consolidate/consolidate.js');
-  const vaultModel = loadVault(dir, { config: await configFor(dir, options), ...(options.kind ? { kind: options.kind } : {}) });
-  return consolidateVault(vaultModel, { ...(options.root ? { root: resolve(options.root) } : {}), ...(options.now ? { now: options.now } : {}) });
+  const vaultModel = loadVault(dir, {
+    config: await configFor(dir, options),
+    ...(options.kind ? { kind: options.kind } : {}),
+  });
+  return consolidateVault(vaultModel, {
+    ...(options.root ? { root: resolve(options.root) } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
 }
 
 export interface PlannedChange {
@@ -81,7 +108,15 @@ export interface PlannedChange {
 
 export interface ApplyPlan {
   readonly vault: string;
-  readonly items: readonly { readonly id: string; readonly kind: string; readonly action: string; readonly status: string; readonly reason?: string; readonly summary?: string; readonly warnings: readonly string[] }[];
+  readonly items: readonly {
+    readonly id: string;
+    readonly kind: string;
+    readonly action: string;
+    readonly status: string;
+    readonly reason?: string;
+    readonly summary?: string;
+    readonly warnings: readonly string[];
+  }[];
   readonly changes: readonly PlannedChange[];
 }
 
@@ -89,26 +124,48 @@ export interface ApplyPlan {
  * The dry run of `memlint apply PROPOSAL`: what each approved item would do and which files would
  * change. `proposal` is a proposal object or the path of a proposal file. Changes nothing.
  */
-export async function planApply(proposal: Proposal | string, options: Omit<LibraryOptions, 'kind'> & { readonly allOrNothing?: boolean } = {}): Promise<ApplyPlan> {
+export async function planApply(
+  proposal: Proposal | string,
+  options: Omit<LibraryOptions, 'kind'> & { readonly allOrNothing?: boolean } = {},
+): Promise<ApplyPlan> {
   const { parseProposal } = await import('./proposal/yaml.js');
   let parsed: Proposal;
   if (typeof proposal === 'string') {
     let text: string;
-    try { text = readFileSync(resolve(proposal), 'utf8'); } catch (e) { throw new ProposalError(`cannot read proposal ${proposal}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+    try {
+      text = readFileSync(resolve(proposal), 'utf8');
+    } catch (e) {
+      throw new ProposalError(
+        `cannot read proposal ${proposal}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
     parsed = parseProposal(text, resolve(proposal));
   } else {
     const { proposalSchema } = await import('./proposal/schema.js');
     const r = proposalSchema.safeParse(proposal);
-    if (!r.success) throw new ProposalError(`not a valid proposal: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
+    if (!r.success)
+      throw new ProposalError(
+        `not a valid proposal: ${r.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`)
+          .join('; ')}`,
+      );
     parsed = r.data;
   }
   const { planApply: plan } = await import('./apply/plan.js');
   const config = await configFor(parsed.vault, options);
-  const p = plan(parsed, loadVault(parsed.vault, { config }), '<dry-run>', { allOrNothing: Boolean(options.allOrNothing) });
+  const p = plan(parsed, loadVault(parsed.vault, { config }), '<dry-run>', {
+    allOrNothing: Boolean(options.allOrNothing),
+  });
   return {
     vault: p.vault,
     items: p.items,
-    changes: p.changes.map((c) => ({ path: c.path, item: c.item, before: c.before ? sha256Hex(c.before.bytes) : null, after: c.after ? sha256Hex(c.after.bytes) : null })),
+    changes: p.changes.map((c) => ({
+      path: c.path,
+      item: c.item,
+      before: c.before ? sha256Hex(c.before.bytes) : null,
+      after: c.after ? sha256Hex(c.after.bytes) : null,
+    })),
   };
 }
 
@@ -122,9 +179,25 @@ export interface GuardReport {
 }
 
 /** `memlint guard VAULT --format json` for a draft note: would writing it duplicate or contradict a note? */
-export async function guard(vault: string, draft: string, options: Omit<LibraryOptions, 'kind'> & { readonly path?: string; readonly cache?: 'read-write' | 'read-only' | 'off' } = {}): Promise<GuardReport> {
+export async function guard(
+  vault: string,
+  draft: string,
+  options: Omit<LibraryOptions, 'kind'> & {
+    readonly path?: string;
+    readonly cache?: 'read-write' | 'read-only' | 'off';
+  } = {},
+): Promise<GuardReport> {
   const dir = resolve(vault);
   const { guardDraft } = await import('./guard/guard.js');
-  const r = guardDraft(dir, await configFor(dir, options), draft, { ...(options.path ? { targetPath: options.path.split('\\').join('/') } : {}), ...(options.cache ? { cache: options.cache } : {}) });
-  return { verdict: r.verdict, matches: r.matches, problems: r.problems, reasons: r.reasons, ...(r.index ? { index: r.index } : {}) };
+  const r = guardDraft(dir, await configFor(dir, options), draft, {
+    ...(options.path ? { targetPath: options.path.split('\\').join('/') } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
+  });
+  return {
+    verdict: r.verdict,
+    matches: r.matches,
+    problems: r.problems,
+    reasons: r.reasons,
+    ...(r.index ? { index: r.index } : {}),
+  };
 }

@@ -36,7 +36,12 @@ export function selectRules(config: Config, sel: CheckOptions['rules']): Config 
   return { ...config, rules };
 }
 
-export interface Summary { readonly notes: number; readonly errors: number; readonly warnings: number; readonly infos: number }
+export interface Summary {
+  readonly notes: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+}
 
 export interface CheckResult {
   readonly vault: Vault;
@@ -49,7 +54,9 @@ export interface CheckResult {
 }
 
 export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
-  let errors = 0, warnings = 0, infos = 0;
+  let errors = 0,
+    warnings = 0,
+    infos = 0;
   for (const f of findings) {
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
@@ -65,20 +72,29 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
   mark('rules');
   if (cache && !crashed) {
     cache.save(vault);
-    mark(`cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`);
+    mark(
+      `cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`,
+    );
   }
   return { vault, findings, summary: summarize(vault, findings), index: vault.indexInfo, crashed };
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const selected = selectRules(options.config ?? (await loadConfig(dir, options.configFile, knownRuleIds)).config, options.rules);
+  const selected = selectRules(
+    options.config ?? (await loadConfig(dir, options.configFile, knownRuleIds)).config,
+    options.rules,
+  );
   const config = options.root ? { ...selected, root: resolve(options.root) } : selected;
   if (options.staged) {
     const { loadStagedVault } = await import('./vault/staged.js');
     return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
   }
   const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
-  const vault = loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}), ...(cache ? { parseCache: cache } : {}) });
+  const vault = loadVault(dir, {
+    config,
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(cache ? { parseCache: cache } : {}),
+  });
   return checkLoadedVault(vault, cache);
 }
 
@@ -98,7 +114,13 @@ export function toJsonReport(result: CheckResult): Record<string, unknown> {
     summary: result.summary,
   };
   if (vault.kind === 'claude') out.index = indexJson(vault.indexInfo);
-  if (vault.kind === 'hermes') out.stores = vault.stores.map((s) => ({ file: s.file, chars: s.chars, maxChars: s.maxChars, entries: s.loadedEntries }));
+  if (vault.kind === 'hermes')
+    out.stores = vault.stores.map((s) => ({
+      file: s.file,
+      chars: s.chars,
+      maxChars: s.maxChars,
+      entries: s.loadedEntries,
+    }));
   out.findings = result.findings;
   return out;
 }

@@ -27,8 +27,14 @@ const key = async (question: string): Promise<string | null> => {
   process.stdout.write(question);
   if (!listening) {
     listening = true;
-    process.stdin.on('data', (d: Buffer) => { typed.push(...d.toString('utf8')); waiting?.(); });
-    process.stdin.on('end', () => { ended = true; waiting?.(); });
+    process.stdin.on('data', (d: Buffer) => {
+      typed.push(...d.toString('utf8'));
+      waiting?.();
+    });
+    process.stdin.on('end', () => {
+      ended = true;
+      waiting?.();
+    });
   }
   const raw = Boolean(process.stdin.isTTY);
   if (raw) process.stdin.setRawMode(true);
@@ -41,7 +47,9 @@ const key = async (question: string): Promise<string | null> => {
         if (!/\s/.test(c)) return c;
       }
       if (ended) return null;
-      await new Promise<void>((r) => { waiting = r; });
+      await new Promise<void>((r) => {
+        waiting = r;
+      });
       waiting = null;
     }
   } finally {

@@ -1,8 +1,25 @@
 /** memlint as a library: everything the CLI does is reachable from here without it. */
-export { check, consolidate, planApply, guard, type CheckReport, type ApplyPlan, type PlannedChange, type GuardReport, type LibraryOptions } from './api.js';
+export {
+  check,
+  consolidate,
+  planApply,
+  guard,
+  type CheckReport,
+  type ApplyPlan,
+  type PlannedChange,
+  type GuardReport,
+  type LibraryOptions,
+} from './api.js';
 export type { Proposal } from './proposal/schema.js';
 export type { GuardMatch } from './guard/guard.js';
-export { checkVault, checkLoadedVault, toJsonReport, type CheckResult, type CheckOptions, type Summary } from './check.js';
+export {
+  checkVault,
+  checkLoadedVault,
+  toJsonReport,
+  type CheckResult,
+  type CheckOptions,
+  type Summary,
+} from './check.js';
 export { loadVault, type LoadOptions } from './vault/load.js';
 export type * from './vault/model.js';
 export { loadConfig, parseConfig } from './api.js';

@@ -1,5 +1,8 @@
 /** What a command may touch of the outside world; tests pass their own. */
-export interface Writable { write(chunk: string): unknown; isTTY?: boolean }
+export interface Writable {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
 
 export interface IO {
   readonly argv: readonly string[];

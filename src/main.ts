@@ -6,8 +6,15 @@ import { VERSION } from './version.js';
 
 /** System errors that name a file the person can fix: one line, exit 2 (not "internal error"). */
 const FILE_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file or folder', EISDIR: 'is a folder, not a file', ENOTDIR: 'not a folder', EACCES: 'permission denied',
-  EPERM: 'operation not permitted', EFBIG: 'file too large', EROFS: 'read-only file system', ENOSPC: 'no space left on the device', ELOOP: 'too many symbolic links',
+  ENOENT: 'no such file or folder',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EFBIG: 'file too large',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  ELOOP: 'too many symbolic links',
 };
 
 export interface CommandModule {
@@ -22,7 +29,8 @@ interface CommandEntry {
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: {
-    usage: 'memlint check [VAULT] [--all] [--format pretty|json|sarif|github] [--quiet] [--rule ID]... [--ignore-rule ID]... [--max-warnings N] [--config FILE] [--kind claude|hermes] [--root DIR] [--staged] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
+    usage:
+      'memlint check [VAULT] [--all] [--format pretty|json|sarif|github] [--quiet] [--rule ID]... [--ignore-rule ID]... [--max-warnings N] [--config FILE] [--kind claude|hermes] [--root DIR] [--staged] [--cache [--cache-strategy stat|content] [--cache-location FILE]]',
     summary: 'check the index budget, links, orphans, front matter and catalog',
     load: () => import('./commands/check.js'),
   },
@@ -37,8 +45,9 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/consolidate.js'),
   },
   review: {
-    usage: 'memlint review PROPOSAL [--judge anthropic|openai|command] [--judge-cmd CMD] [--model NAME] [--base-url URL]',
-    summary: 'mark each pending item approve / reject, with a model\'s advice if configured (a terminal only)',
+    usage:
+      'memlint review PROPOSAL [--judge anthropic|openai|command] [--judge-cmd CMD] [--model NAME] [--base-url URL]',
+    summary: "mark each pending item approve / reject, with a model's advice if configured (a terminal only)",
     load: () => import('./commands/review.js'),
   },
   apply: {
@@ -62,7 +71,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/recover.js'),
   },
   guard: {
-    usage: 'memlint guard [VAULT] [--file DRAFT] [--path TARGET] [--format pretty|json] | memlint guard --claude-hook [--timeout MS] [VAULT...]',
+    usage:
+      'memlint guard [VAULT] [--file DRAFT] [--path TARGET] [--format pretty|json] | memlint guard --claude-hook [--timeout MS] [VAULT...]',
     summary: 'before writing a note: refuse near-duplicates, show contradictions, run schema and security checks',
     load: () => import('./commands/guard.js'),
   },
@@ -135,11 +145,15 @@ export async function main(io: IO): Promise<number> {
     // A file the system refused (missing, a folder, no permission, too large): the user's to fix, named.
     const sys = e as NodeJS.ErrnoException;
     if (sys && typeof sys.code === 'string' && FILE_ERRORS[sys.code] && typeof sys.path === 'string') {
-      io.stderr.write(`memlint: ${FILE_ERRORS[sys.code]}: ${escapeControl(sys.path.replace(/\/\.([^/]+)\.[0-9a-f]{12}\.tmp$/, '/$1'))} (${sys.code})\n`);
+      io.stderr.write(
+        `memlint: ${FILE_ERRORS[sys.code]}: ${escapeControl(sys.path.replace(/\/\.([^/]+)\.[0-9a-f]{12}\.tmp$/, '/$1'))} (${sys.code})\n`,
+      );
       return 2;
     }
     const err = e as Error;
-    io.stderr.write(`memlint: internal error: ${err?.message ?? String(e)}${debug ? '' : ' (run again with --debug for the stack trace)'}\n`);
+    io.stderr.write(
+      `memlint: internal error: ${err?.message ?? String(e)}${debug ? '' : ' (run again with --debug for the stack trace)'}\n`,
+    );
     if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
     return 2;
   }

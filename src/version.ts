@@ -8,4 +8,5 @@ declare const __MEMLINT_BUILD_ID__: string | undefined;
  * built from, so that a build with changed rules or parsers never reads a cache an older build of
  * the same version wrote (a git checkout, `npm run build` while developing).
  */
-export const CACHE_KEY: string = typeof __MEMLINT_BUILD_ID__ === 'string' ? `${VERSION}+${__MEMLINT_BUILD_ID__}` : VERSION;
+export const CACHE_KEY: string =
+  typeof __MEMLINT_BUILD_ID__ === 'string' ? `${VERSION}+${__MEMLINT_BUILD_ID__}` : VERSION;

@@ -11,7 +11,8 @@ import { runBin, tempDir } from './helpers/run.js';
 import { snapshotTree } from './helpers/snapshot.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
-const state = (dir: string): Map<string, string> => new Map([...snapshotTree(dir, { mtime: 'ignore' })].filter(([k]) => !k.startsWith('.memlint')));
+const state = (dir: string): Map<string, string> =>
+  new Map([...snapshotTree(dir, { mtime: 'ignore' })].filter(([k]) => !k.startsWith('.memlint')));
 
 /** A fresh copy of the demo with an all-approved proposal for it. */
 function template(): { vault: string; proposal: string } {
@@ -84,7 +85,11 @@ describe('crash injection', () => {
       // Rolled back: the applied state. Nothing to recover: the undo had committed (the pre-state)
       // or had not begun (the applied state).
       if (/rolled back/.test(rec.stdout)) expect(state(c.vault), `undo crashed at ${k}, rolled back`).toEqual(post);
-      else expect([pre, post].some((s) => JSON.stringify([...s]) === JSON.stringify([...state(c.vault)])), `undo crashed at ${k}`).toBe(true);
+      else
+        expect(
+          [pre, post].some((s) => JSON.stringify([...s]) === JSON.stringify([...state(c.vault)])),
+          `undo crashed at ${k}`,
+        ).toBe(true);
       const f = copyOf(t);
       expect(runBin(['apply', f.proposal, '--execute']).code).toBe(0);
       runBin(['undo', '--vault', f.vault], crashAt(k));
@@ -98,7 +103,8 @@ describe('crash injection', () => {
   it('recover killed at every write step: running recover again still restores the pre-state', () => {
     // Crash the apply in the middle of its file writes, then crash recover at each of its steps.
     let applySteps = 1;
-    for (; applySteps < 200; applySteps++) if (runBin(['apply', copyOf(t).proposal, '--execute'], crashAt(applySteps)).code === 0) break;
+    for (; applySteps < 200; applySteps++)
+      if (runBin(['apply', copyOf(t).proposal, '--execute'], crashAt(applySteps)).code === 0) break;
     const mid = Math.max(2, applySteps - 4);
     for (let j = 1; j < 100; j++) {
       const c = copyOf(t);

@@ -5,14 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { editProposal, proposeInto } from './helpers/proposal.js';
 import { runBin, tempDir } from './helpers/run.js';
 
-const sha = (dir: string, p: string): string => createHash('sha256').update(readFileSync(join(dir, p))).digest('hex');
+const sha = (dir: string, p: string): string =>
+  createHash('sha256')
+    .update(readFileSync(join(dir, p)))
+    .digest('hex');
 
 /** A vault whose index keeps a rule inline and points at one note. */
 function vault(): string {
   const dir = join(tempDir(), 'vault');
   mkdirSync(dir);
-  writeFileSync(join(dir, 'MEMORY.md'), '# Memory\n\n- **NEVER push to main without review.**\n- [Deploy](deploy.md) — how we deploy\n');
-  writeFileSync(join(dir, 'deploy.md'), '---\nname: deploy\ndescription: how we deploy\ntype: project\n---\nRun make deploy.\n');
+  writeFileSync(
+    join(dir, 'MEMORY.md'),
+    '# Memory\n\n- **NEVER push to main without review.**\n- [Deploy](deploy.md) — how we deploy\n',
+  );
+  writeFileSync(
+    join(dir, 'deploy.md'),
+    '---\nname: deploy\ndescription: how we deploy\ntype: project\n---\nRun make deploy.\n',
+  );
   return dir;
 }
 
@@ -24,16 +33,34 @@ describe('apply: the post-state gate', () => {
     // A hand-edited item of the kind the old index-overflow emitted: drop both lines.
     editProposal(proposal, (items) => {
       items.push({
-        id: 'index-0001', kind: 'index-overflow', notes: [{ path: 'MEMORY.md', sha256: 'absent' }], evidence: {}, suggestion: 'fix-index',
-        action: { type: 'fix-index', file: 'MEMORY.md', remove: [{ line: 3, text: '- **NEVER push to main without review.**' }, { line: 4, text: '- [Deploy](deploy.md) — how we deploy' }], add: [] },
+        id: 'index-0001',
+        kind: 'index-overflow',
+        notes: [{ path: 'MEMORY.md', sha256: 'absent' }],
+        evidence: {},
+        suggestion: 'fix-index',
+        action: {
+          type: 'fix-index',
+          file: 'MEMORY.md',
+          remove: [
+            { line: 3, text: '- **NEVER push to main without review.**' },
+            { line: 4, text: '- [Deploy](deploy.md) — how we deploy' },
+          ],
+          add: [],
+        },
         decision: 'approve',
       });
     });
-    editProposal(proposal, (items) => { items[items.length - 1].notes[0].sha256 = sha(dir, 'MEMORY.md'); });
+    editProposal(proposal, (items) => {
+      items[items.length - 1].notes[0].sha256 = sha(dir, 'MEMORY.md');
+    });
     const r = runBin(['apply', proposal, '--execute']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/index-0001 index-overflow \(fix-index\): refused — post-state check: would add 1 error finding \(note\/orphan deploy\.md/);
-    expect(r.stdout).toMatch(/would leave the text of 2 removed index lines nowhere in the vault \(MEMORY\.md line 3 "- \*\*NEVER push/);
+    expect(r.stdout).toMatch(
+      /index-0001 index-overflow \(fix-index\): refused — post-state check: would add 1 error finding \(note\/orphan deploy\.md/,
+    );
+    expect(r.stdout).toMatch(
+      /would leave the text of 2 removed index lines nowhere in the vault \(MEMORY\.md line 3 "- \*\*NEVER push/,
+    );
     expect(r.stdout).toMatch(/--allow-new-errors/);
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toBe(before);
 
@@ -46,13 +73,26 @@ describe('apply: the post-state gate', () => {
 
   it('lets through an item whose removed line text lives on elsewhere in the vault', () => {
     const dir = vault();
-    writeFileSync(join(dir, 'rules.md'), '---\nname: rules\ndescription: rules\ntype: feedback\n---\n- **NEVER push to main without review.**\n');
+    writeFileSync(
+      join(dir, 'rules.md'),
+      '---\nname: rules\ndescription: rules\ntype: feedback\n---\n- **NEVER push to main without review.**\n',
+    );
     writeFileSync(join(dir, 'MEMORY.md'), `${readFileSync(join(dir, 'MEMORY.md'), 'utf8')}- [Rules](rules.md)\n`);
     const proposal = proposeInto(dir, join(dir, '..', 'p.yaml'));
     editProposal(proposal, (items) => {
       items.push({
-        id: 'index-0001', kind: 'index-overflow', notes: [{ path: 'MEMORY.md', sha256: sha(dir, 'MEMORY.md') }], evidence: {}, suggestion: 'fix-index',
-        action: { type: 'fix-index', file: 'MEMORY.md', remove: [{ line: 3, text: '- **NEVER push to main without review.**' }], add: [] }, decision: 'approve',
+        id: 'index-0001',
+        kind: 'index-overflow',
+        notes: [{ path: 'MEMORY.md', sha256: sha(dir, 'MEMORY.md') }],
+        evidence: {},
+        suggestion: 'fix-index',
+        action: {
+          type: 'fix-index',
+          file: 'MEMORY.md',
+          remove: [{ line: 3, text: '- **NEVER push to main without review.**' }],
+          add: [],
+        },
+        decision: 'approve',
       });
     });
     const r = runBin(['apply', proposal, '--execute']);

@@ -8,7 +8,8 @@ import { approveAll, editProposal, proposeInto } from './helpers/proposal.js';
 import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
-const noState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
+const noState = (m: Map<string, string>): Map<string, string> =>
+  new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
 
 function setup(): { vault: string; proposal: string } {
   const vault = copyToTemp(DEMO);
@@ -32,7 +33,9 @@ describe('apply', () => {
 
   it('--execute runs only approved items; pending ones are skipped and listed', () => {
     const { vault, proposal } = setup();
-    editProposal(proposal, (items) => { items.find((i) => i.kind === 'near-duplicate').decision = 'approve'; });
+    editProposal(proposal, (items) => {
+      items.find((i) => i.kind === 'near-duplicate').decision = 'approve';
+    });
     const r = runBin(['apply', proposal, '--execute']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/dup-0001 near-duplicate \(merge\): ran/);
@@ -40,7 +43,9 @@ describe('apply', () => {
     expect(existsSync(join(vault, 'feedback_pnpm-only.md'))).toBe(false);
     expect(existsSync(join(vault, 'incident_2026-03-02_db-outage.md'))).toBe(true);
     const runId = /run id: (\S+)/.exec(r.stdout)![1]!;
-    expect(readFileSync(join(vault, '.memlint', 'retired', runId, 'feedback_pnpm-only.md'), 'utf8')).toBe(readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8'));
+    expect(readFileSync(join(vault, '.memlint', 'retired', runId, 'feedback_pnpm-only.md'), 'utf8')).toBe(
+      readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8'),
+    );
   });
 
   it('execute, check, undo: byte-identical; a second apply finds everything stale and changes nothing', () => {
@@ -98,7 +103,9 @@ describe('apply', () => {
     const target = join(vault, 'feedback_use-pnpm.md');
     const original = readFileSync(target, 'utf8');
     const fm = original.slice(0, original.indexOf('---', 3) + 4);
-    const withVersion = fm.replace('type: feedback\n', "type: feedback\nversion: 1.10\ncreated: 2026-01-02\nquoted: 'single'\n") + original.slice(fm.length);
+    const withVersion =
+      fm.replace('type: feedback\n', "type: feedback\nversion: 1.10\ncreated: 2026-01-02\nquoted: 'single'\n") +
+      original.slice(fm.length);
     writeFileSync(target, withVersion);
     const p = proposeInto(vault, join(vault, '..', 'p2.yaml'));
     editProposal(p, (items) => {
@@ -115,7 +122,18 @@ describe('apply', () => {
 
   it('records pre and post snapshot commits under refs/memlint without touching HEAD, branches, index or stash', () => {
     const repo = tempDir();
-    const git = (...a: string[]): string => execFileSync('git', a, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+    const git = (...a: string[]): string =>
+      execFileSync('git', a, {
+        cwd: repo,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      }).trim();
     git('init', '-q');
     execFileSync('cp', ['-r', DEMO, join(repo, 'memory')]);
     git('add', '.');
@@ -136,11 +154,13 @@ describe('apply', () => {
     expect(git('stash', 'list')).toBe('');
     const pre = git('rev-parse', `refs/memlint/runs/${runId}/pre`);
     const post = git('rev-parse', `refs/memlint/runs/${runId}/post`);
-    expect(git('show', `${pre}:memory/feedback_pnpm-only.md`)).toBe(readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8').trimEnd());
+    expect(git('show', `${pre}:memory/feedback_pnpm-only.md`)).toBe(
+      readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8').trimEnd(),
+    );
     expect(() => git('show', `${post}:memory/feedback_pnpm-only.md`)).toThrow();
   });
 
-  it('keeps a file\'s mode', () => {
+  it("keeps a file's mode", () => {
     const vault = copyToTemp(DEMO);
     chmodSync(join(vault, 'MEMORY.md'), 0o600);
     const p = proposeInto(vault, join(vault, '..', 'p3.yaml'));
@@ -155,31 +175,60 @@ describe('apply', () => {
 describe('apply refuses bad proposals clearly', () => {
   const refusedItem = (mutate: (items: any[], vault: string) => void, reason: RegExp): void => {
     const { vault, proposal } = setup();
-    editProposal(proposal, (items) => { items.forEach((i) => { i.decision = 'pending'; }); mutate(items, vault); });
+    editProposal(proposal, (items) => {
+      items.forEach((i) => {
+        i.decision = 'pending';
+      });
+      mutate(items, vault);
+    });
     const before = snapshotTree(vault, { mtime: 'ms' });
     const r = runBin(['apply', proposal, '--execute']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(reason);
     expect(noState(snapshotTree(vault, { mtime: 'ms' }))).toEqual(noState(before));
   };
-  const incident = (items: any[]): any => { const i = items.find((x) => x.kind === 'incident'); i.decision = 'approve'; return i; };
+  const incident = (items: any[]): any => {
+    const i = items.find((x) => x.kind === 'incident');
+    i.decision = 'approve';
+    return i;
+  };
 
-  it('an absolute path', () => refusedItem((items) => { incident(items).action.retire = ['/etc/passwd']; }, /refused path: "\/etc\/passwd" is not a vault-relative path/));
-  it('a path with ..', () => refusedItem((items) => { incident(items).action.retire = ['../outside.md']; }, /refused path: "..\/outside.md" has a '..'/));
-  it('a hidden folder', () => refusedItem((items) => { incident(items).action.retire = ['.memlint/lock']; }, /refused path: ".memlint\/lock" is inside a hidden folder/));
-  it('a file that is not a note', () => refusedItem((items) => { const i = incident(items); i.action.retire = ['MEMORY.md']; i.notes.push({ path: 'MEMORY.md', sha256: 'absent' }); }, /is not a note \(it is the index\)/));
-  it('a symbolic link out of the vault', () => refusedItem((items, vault) => {
-    const out = join(vault, '..', 'elsewhere');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'x.md'), 'x');
-    symlinkSync(out, join(vault, 'link'));
-    incident(items).action.retire = ['link/x.md'];
-  }, /goes through a symbolic link out of the vault/));
-  it('a stale hash, by name', () => refusedItem((items) => { incident(items).notes[0].sha256 = '0'.repeat(64); }, /refused — stale: incident_2026-03-02_db-outage.md changed/));
+  it('an absolute path', () =>
+    refusedItem((items) => {
+      incident(items).action.retire = ['/etc/passwd'];
+    }, /refused path: "\/etc\/passwd" is not a vault-relative path/));
+  it('a path with ..', () =>
+    refusedItem((items) => {
+      incident(items).action.retire = ['../outside.md'];
+    }, /refused path: "..\/outside.md" has a '..'/));
+  it('a hidden folder', () =>
+    refusedItem((items) => {
+      incident(items).action.retire = ['.memlint/lock'];
+    }, /refused path: ".memlint\/lock" is inside a hidden folder/));
+  it('a file that is not a note', () =>
+    refusedItem((items) => {
+      const i = incident(items);
+      i.action.retire = ['MEMORY.md'];
+      i.notes.push({ path: 'MEMORY.md', sha256: 'absent' });
+    }, /is not a note \(it is the index\)/));
+  it('a symbolic link out of the vault', () =>
+    refusedItem((items, vault) => {
+      const out = join(vault, '..', 'elsewhere');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'x.md'), 'x');
+      symlinkSync(out, join(vault, 'link'));
+      incident(items).action.retire = ['link/x.md'];
+    }, /goes through a symbolic link out of the vault/));
+  it('a stale hash, by name', () =>
+    refusedItem((items) => {
+      incident(items).notes[0].sha256 = '0'.repeat(64);
+    }, /refused — stale: incident_2026-03-02_db-outage.md changed/));
 
   it('a schema error or unknown field: exit 2, one line', () => {
     const { proposal } = setup();
-    editProposal(proposal, (items) => { items[0].surprise = true; });
+    editProposal(proposal, (items) => {
+      items[0].surprise = true;
+    });
     const r = runBin(['apply', proposal]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^memlint: .* is not a valid proposal: items.0: Unrecognized key: "surprise"\n$/);
@@ -195,7 +244,10 @@ describe('apply refuses bad proposals clearly', () => {
     const { vault, proposal } = setup();
     approveAll(proposal);
     mkdirSync(join(vault, '.memlint'), { recursive: true });
-    writeFileSync(join(vault, '.memlint', 'lock'), JSON.stringify({ pid: 999999, host: hostname(), command: 'apply', at: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      join(vault, '.memlint', 'lock'),
+      JSON.stringify({ pid: 999999, host: hostname(), command: 'apply', at: '2026-01-01T00:00:00Z' }),
+    );
     const r = runBin(['apply', proposal, '--execute']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/locked by memlint apply \(pid 999999.*the lock is stale/);
@@ -230,16 +282,40 @@ describe('relink on an index line with two links to the same note', () => {
     const { fileSha } = await import('../src/proposal/refs.js');
     const dir = join(tempDir(), 'vault');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) — see also [the old note](old.md#why) and [Other](other.md)\n');
+    writeFileSync(
+      join(dir, 'MEMORY.md'),
+      '- [Old](old.md) — see also [the old note](old.md#why) and [Other](other.md)\n',
+    );
     writeFileSync(join(dir, 'new.md'), '---\nname: new\ndescription: d\ntype: user\n---\nnew\n');
     writeFileSync(join(dir, 'other.md'), '---\nname: other\ndescription: d\ntype: user\n---\nother\n');
     const vault = loadVault(dir, { config: DEFAULT_CONFIG });
-    const plan = planApply({
-      version: 1, vault: dir, createdAt: '2026-11-30T00:00:00Z', manifest: 'absent',
-      items: [{ id: 'dangling-0001', kind: 'dangling-link', notes: [{ path: 'MEMORY.md', sha256: fileSha(vault.byPath.get('MEMORY.md')) }, { path: 'new.md', sha256: fileSha(vault.byPath.get('new.md')) }],
-        evidence: {}, suggestion: 'relink', action: { type: 'relink', file: 'MEMORY.md', from: 'old.md', to: 'new.md' }, decision: 'approve' }],
-    }, vault, 'run');
+    const plan = planApply(
+      {
+        version: 1,
+        vault: dir,
+        createdAt: '2026-11-30T00:00:00Z',
+        manifest: 'absent',
+        items: [
+          {
+            id: 'dangling-0001',
+            kind: 'dangling-link',
+            notes: [
+              { path: 'MEMORY.md', sha256: fileSha(vault.byPath.get('MEMORY.md')) },
+              { path: 'new.md', sha256: fileSha(vault.byPath.get('new.md')) },
+            ],
+            evidence: {},
+            suggestion: 'relink',
+            action: { type: 'relink', file: 'MEMORY.md', from: 'old.md', to: 'new.md' },
+            decision: 'approve',
+          },
+        ],
+      },
+      vault,
+      'run',
+    );
     const index = plan.changes.find((c) => c.path === 'MEMORY.md')!;
-    expect(new TextDecoder().decode(index.after!.bytes)).toBe('- [Old](new.md) — see also [the old note](new.md#why) and [Other](other.md)\n');
+    expect(new TextDecoder().decode(index.after!.bytes)).toBe(
+      '- [Old](new.md) — see also [the old note](new.md#why) and [Other](other.md)\n',
+    );
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { checkJson } from './contract.js';
 import { runBin, tempDir } from './helpers/run.js';
 
-const NOTE = (name: string, body = 'body'): string => `---\nname: ${name}\ndescription: about ${name}\ntype: user\n---\n\n${body}\n`;
+const NOTE = (name: string, body = 'body'): string =>
+  `---\nname: ${name}\ndescription: about ${name}\ntype: user\n---\n\n${body}\n`;
 
 function vaultWith(files: Record<string, string | Buffer>): string {
   const dir = join(tempDir(), 'vault');
@@ -67,7 +68,10 @@ describe('bad input', () => {
   });
 
   it('BOM + CRLF keep positions right', () => {
-    const dir = vaultWith({ 'MEMORY.md': '\uFEFF- [a](a.md)\r\n', 'a.md': '\uFEFF---\r\nname: a\r\ndescription: d\r\ntype: user\r\n---\r\n\r\nsee [[nope]]\r\n' });
+    const dir = vaultWith({
+      'MEMORY.md': '\uFEFF- [a](a.md)\r\n',
+      'a.md': '\uFEFF---\r\nname: a\r\ndescription: d\r\ntype: user\r\n---\r\n\r\nsee [[nope]]\r\n',
+    });
     const json = checkOk(dir);
     const f = json.findings.find((x) => x.ruleId === 'note/broken-wikilink')!;
     expect([f.line, f.column]).toEqual([7, 5]);
@@ -77,11 +81,20 @@ describe('bad input', () => {
     if (process.getuid?.() === 0) return; // root reads everything; nothing to prove here
     const dir = vaultWith({ 'MEMORY.md': '- [a](a.md)\n', 'a.md': NOTE('a'), 'locked/b.md': NOTE('b') });
     chmodSync(join(dir, 'locked'), 0o000);
-    try { checkOk(dir); } finally { chmodSync(join(dir, 'locked'), 0o755); }
+    try {
+      checkOk(dir);
+    } finally {
+      chmodSync(join(dir, 'locked'), 0o755);
+    }
   });
 
   it('an invalid-UTF-8 note is reported at the bad byte and still checked', () => {
-    const dir = vaultWith({ 'MEMORY.md': '- [a](a.md)\n', 'a.md': Buffer.concat([Buffer.from('---\nname: a\ndescription: d\ntype: user\n---\n\nok\nbad \xff here [[gone]]\n', 'latin1')]) });
+    const dir = vaultWith({
+      'MEMORY.md': '- [a](a.md)\n',
+      'a.md': Buffer.concat([
+        Buffer.from('---\nname: a\ndescription: d\ntype: user\n---\n\nok\nbad \xff here [[gone]]\n', 'latin1'),
+      ]),
+    });
     const json = checkOk(dir);
     const bad = json.findings.find((f) => f.ruleId === 'file/unreadable')!;
     expect([bad.line, bad.column]).toEqual([8, 5]);

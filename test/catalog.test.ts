@@ -22,7 +22,10 @@ describe('catalog', () => {
   it('does not copy a credential from a note description into CATALOG.md: the line shows it masked', async () => {
     const dir = copyToTemp(join('fixtures', 'note', 'orphan', 'unlinked-note', 'vault'));
     const token = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
-    writeFileSync(join(dir, 'c.md'), `---\nname: c\ndescription: deploy token ${token}\ntype: reference\n---\nSee the description.\n`);
+    writeFileSync(
+      join(dir, 'c.md'),
+      `---\nname: c\ndescription: deploy token ${token}\ntype: reference\n---\nSee the description.\n`,
+    );
     expect(runBin(['catalog', dir, '--write']).code).toBe(0);
     const written = readFileSync(join(dir, 'CATALOG.md'), 'utf8');
     expect(written).toMatch(/- \[c\]\(c\.md\) — deploy token ghp_… \(40 characters\)$/m);
@@ -37,7 +40,14 @@ describe('catalog', () => {
     const dir = copyToTemp(join('fixtures', 'demo-vault'));
     const text = runBin(['catalog', dir]).stdout;
     const headings = text.split('\n').filter((l) => l.startsWith('## '));
-    expect(headings).toEqual(['## user (2)', '## feedback (5)', '## project (3)', '## reference (2)', '## decision (1)', '## (untyped) (2)']);
+    expect(headings).toEqual([
+      '## user (2)',
+      '## feedback (5)',
+      '## project (3)',
+      '## reference (2)',
+      '## decision (1)',
+      '## (untyped) (2)',
+    ]);
   });
 
   it.skipIf(!hasCorpus)('after --write, no corpus vault has an orphan that the catalog lists', async () => {
@@ -45,7 +55,10 @@ describe('catalog', () => {
       const dir = copyToTemp(src);
       runBin(['catalog', dir, '--write']);
       const r = await checkVault(dir);
-      expect(r.findings.filter((f) => f.ruleId === 'note/orphan' || f.ruleId === 'catalog/stale'), src).toEqual([]);
+      expect(
+        r.findings.filter((f) => f.ruleId === 'note/orphan' || f.ruleId === 'catalog/stale'),
+        src,
+      ).toEqual([]);
     }
   });
 });

@@ -6,7 +6,11 @@ import { copyToTemp, runBin, runMain, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const CLEAN = join(process.cwd(), 'fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault');
-const json = (args: string[]) => JSON.parse(runBin([...args, '--format', 'json']).stdout) as { summary: { errors: number; warnings: number }; findings: { ruleId: string; severity: string }[] };
+const json = (args: string[]) =>
+  JSON.parse(runBin([...args, '--format', 'json']).stdout) as {
+    summary: { errors: number; warnings: number };
+    findings: { ruleId: string; severity: string }[];
+  };
 
 describe('check flags as markdownlint-cli2 and ESLint have them', () => {
   it('--quiet prints errors only; the summary still counts everything', () => {
@@ -27,7 +31,9 @@ describe('check flags as markdownlint-cli2 and ESLint have them', () => {
     expect(skip.findings.length).toBeGreaterThan(0);
     const bad = runBin(['check', DEMO, '--rule', 'note/orphn']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("memlint: check: --rule note/orphn: no such rule (did you mean note/orphan?); 'memlint rules' lists them\n");
+    expect(bad.stderr).toBe(
+      "memlint: check: --rule note/orphn: no such rule (did you mean note/orphan?); 'memlint rules' lists them\n",
+    );
   });
 
   it('--max-warnings N fails a run with more than N warnings', () => {
@@ -44,15 +50,19 @@ describe('check flags as markdownlint-cli2 and ESLint have them', () => {
     expect(runBin(['check', vault, '--max-warnings', 'x']).code).toBe(2);
   });
 
-  it('an unknown flag says --help (and what was probably meant), not parseArgs\' text', async () => {
+  it("an unknown flag says --help (and what was probably meant), not parseArgs' text", async () => {
     const r = await runMain(['check', CLEAN, '--quite']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("memlint: check: unknown option '--quite' (did you mean --quiet?); run 'memlint check --help' for the options\n");
+    expect(r.stderr).toBe(
+      "memlint: check: unknown option '--quite' (did you mean --quiet?); run 'memlint check --help' for the options\n",
+    );
   });
 
   it('the pretty report names an index over budget and the notes lost first, before anything else', () => {
     const out = runBin(['check', DEMO]).stdout.split('\n');
-    expect(out[0]).toBe('✖ MEMORY.md is over budget: 206 lines, 16071 UTF-16 units (limits 200 lines, 25000 UTF-16 units); only the first 200 lines load.');
+    expect(out[0]).toBe(
+      '✖ MEMORY.md is over budget: 206 lines, 16071 UTF-16 units (limits 200 lines, 25000 UTF-16 units); only the first 200 lines load.',
+    );
     expect(out[1]).toBe('  6 entries are never seen by the agent, from line 201; the notes lost first:');
     expect(out[2]).toBe('    deploy_checklist.md  (line 205)');
   });
@@ -76,20 +86,29 @@ describe('config mistakes', () => {
   it('a rule id that does not exist is an error with a did-you-mean', () => {
     const r = withConfig({ rules: { 'note/missing-rational': 'off' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^memlint: invalid config .*: rules\.note\/missing-rational: no rule 'note\/missing-rational' \(did you mean 'note\/missing-rationale'\?\).*\n$/);
+    expect(r.stderr).toMatch(
+      /^memlint: invalid config .*: rules\.note\/missing-rational: no rule 'note\/missing-rational' \(did you mean 'note\/missing-rationale'\?\).*\n$/,
+    );
   });
   it('an invalid severity lists the allowed values', () => {
     const r = withConfig({ rules: { 'note/orphan': 'warn' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/rules\.note\/orphan: must be one of "off", "error", "warning", "info" .*\(got "warn"\)\n$/);
+    expect(r.stderr).toMatch(
+      /rules\.note\/orphan: must be one of "off", "error", "warning", "info" .*\(got "warn"\)\n$/,
+    );
   });
 });
 
 describe('apply on a file that is not a proposal', () => {
-  it.each([['MEMORY.md', join(DEMO, 'MEMORY.md')], ['package.json', join(process.cwd(), 'package.json')]])('%s: one line saying so', (_n, file) => {
+  it.each([
+    ['MEMORY.md', join(DEMO, 'MEMORY.md')],
+    ['package.json', join(process.cwd(), 'package.json')],
+  ])('%s: one line saying so', (_n, file) => {
     const r = runBin(['apply', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^memlint: .* is not a memlint proposal \(one is written by `memlint consolidate`: version: 1, vault, items\)(: not YAML .*)?\n$/);
+    expect(r.stderr).toMatch(
+      /^memlint: .* is not a memlint proposal \(one is written by `memlint consolidate`: version: 1, vault, items\)(: not YAML .*)?\n$/,
+    );
   });
 });
 

@@ -25,14 +25,39 @@ const CASES: Case[] = [
   { name: 'no arguments prints help', args: [], code: 0, stdout: /Commands:/ },
   { name: 'check --help', args: ['check', '--help'], code: 0, stdout: /memlint check \[VAULT\]/ },
   { name: 'unknown command', args: ['frobnicate'], code: 2, stderr: /^memlint: unknown command 'frobnicate'.*\n$/ },
-  { name: 'unknown flag', args: ['check', CLEAN, '--frob'], code: 2, stderr: /^memlint: check: unknown option '--frob'; run 'memlint check --help' for the options\n$/ },
-  { name: 'bad format', args: ['check', CLEAN, '--format', 'xml'], code: 2, stderr: /--format must be one of pretty, json, sarif, github/ },
-  { name: 'missing vault', args: ['check', '/nonexistent/vault'], code: 2, stderr: /^memlint: cannot read vault \/nonexistent\/vault: no such folder\n$/ },
+  {
+    name: 'unknown flag',
+    args: ['check', CLEAN, '--frob'],
+    code: 2,
+    stderr: /^memlint: check: unknown option '--frob'; run 'memlint check --help' for the options\n$/,
+  },
+  {
+    name: 'bad format',
+    args: ['check', CLEAN, '--format', 'xml'],
+    code: 2,
+    stderr: /--format must be one of pretty, json, sarif, github/,
+  },
+  {
+    name: 'missing vault',
+    args: ['check', '/nonexistent/vault'],
+    code: 2,
+    stderr: /^memlint: cannot read vault \/nonexistent\/vault: no such folder\n$/,
+  },
   { name: 'vault is a file', args: ['check', join(DEMO, 'MEMORY.md')], code: 2, stderr: /is not a folder/ },
   { name: 'clean vault exits 0', args: ['check', CLEAN], code: 0, stdout: /✔ 0 errors, 0 warnings, 0 info in 3 notes/ },
   { name: 'demo vault exits 1', args: ['check', DEMO], code: 1, stdout: /index\/over-budget/ },
-  { name: 'catalog --write with --check', args: ['catalog', CLEAN, '--write', '--check'], code: 2, stderr: /exclude each other/ },
-  { name: 'catalog --check on a vault without one', args: ['catalog', CLEAN, '--check'], code: 1, stdout: /CATALOG.md is missing/ },
+  {
+    name: 'catalog --write with --check',
+    args: ['catalog', CLEAN, '--write', '--check'],
+    code: 2,
+    stderr: /exclude each other/,
+  },
+  {
+    name: 'catalog --check on a vault without one',
+    args: ['catalog', CLEAN, '--check'],
+    code: 1,
+    stdout: /CATALOG.md is missing/,
+  },
   { name: 'catalog prints', args: ['catalog', CLEAN], code: 0, stdout: /^# Memory catalog\n/ },
   { name: 'rules lists every rule', args: ['rules'], code: 0, stdout: /index\/over-budget\s+error/ },
   { name: 'hook without subcommand', args: ['hook'], code: 2, stderr: /the only subcommand is 'install'/ },
@@ -65,7 +90,16 @@ describe('check --format json follows the contract', () => {
     expect(json.index?.lostEntries.map((e) => e.target)).toContain('deploy_checklist.md');
     expect(json.summary.errors).toBe(json.findings.filter((f) => f.severity === 'error').length);
     const ids = new Set(json.findings.map((f) => f.ruleId));
-    for (const id of ['index/over-budget', 'index/dangling-link', 'note/orphan', 'note/frontmatter-invalid', 'note/frontmatter-schema', 'note/duplicate-name', 'note/broken-wikilink', 'catalog/stale']) {
+    for (const id of [
+      'index/over-budget',
+      'index/dangling-link',
+      'note/orphan',
+      'note/frontmatter-invalid',
+      'note/frontmatter-schema',
+      'note/duplicate-name',
+      'note/broken-wikilink',
+      'catalog/stale',
+    ]) {
       expect(ids).toContain(id);
     }
   });
@@ -73,7 +107,9 @@ describe('check --format json follows the contract', () => {
   it('findings are sorted by file, line, column, ruleId', () => {
     const json = checkJson.parse(JSON.parse(runBin(['check', DEMO, '--format', 'json']).stdout));
     const keys = json.findings.map((f) => [f.file, f.line, f.column, f.ruleId] as const);
-    const sorted = [...keys].sort((a, b) => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0)));
+    const sorted = [...keys].sort((a, b) =>
+      a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] - b[1] || a[2] - b[2] || (a[3] < b[3] ? -1 : a[3] > b[3] ? 1 : 0),
+    );
     expect(keys).toEqual(sorted);
   });
 
@@ -100,7 +136,10 @@ describe('github format', () => {
     const lines = r.stdout.trim().split('\n');
     const json = JSON.parse(runBin(['check', DEMO, '--format', 'json']).stdout);
     expect(lines.filter((l) => l.startsWith('::')).length).toBe(json.findings.length);
-    expect(lines).toContain('::error file=fixtures/demo-vault/MEMORY.md,line=201,col=1,title=index/over-budget::' + json.findings.find((f: { ruleId: string }) => f.ruleId === 'index/over-budget').message);
+    expect(lines).toContain(
+      '::error file=fixtures/demo-vault/MEMORY.md,line=201,col=1,title=index/over-budget::' +
+        json.findings.find((f: { ruleId: string }) => f.ruleId === 'index/over-budget').message,
+    );
   });
   it('escapes newlines and commas in properties', () => {
     const r = runBin(['check', DEMO, '--format', 'github']);
@@ -115,7 +154,9 @@ describe('config errors are one readable line, exit 2', () => {
     writeFileSync(cfg, JSON.stringify({ indx: {} }));
     const r = runBin(['check', CLEAN, '--config', cfg]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^memlint: invalid config .*memlint.config.json: \(top level\): Unrecognized key: "indx"\n$/);
+    expect(r.stderr).toMatch(
+      /^memlint: invalid config .*memlint.config.json: \(top level\): Unrecognized key: "indx"\n$/,
+    );
   });
   it('bad value', () => {
     const dir = tempDir();
@@ -141,9 +182,10 @@ describe('config errors are one readable line, exit 2', () => {
   });
 });
 
-describe('the binary\'s V8 code cache (dist/bin/load.cjs)', () => {
+describe("the binary's V8 code cache (dist/bin/load.cjs)", () => {
   const binDir = join(process.cwd(), 'dist', 'bin');
-  const caches = (command: string): string[] => readdirSync(binDir).filter((f) => f.endsWith('.v8cache') && f.includes(`.${command}.v`));
+  const caches = (command: string): string[] =>
+    readdirSync(binDir).filter((f) => f.endsWith('.v8cache') && f.includes(`.${command}.v`));
 
   it('is written per command, and a corrupt or truncated cache is rejected and written again', () => {
     const plain = runBin(['rules', '--format', 'json']);
@@ -151,7 +193,9 @@ describe('the binary\'s V8 code cache (dist/bin/load.cjs)', () => {
     const [file] = caches('rules');
     expect(file).toBeDefined();
     // The name carries the bundle's sha1: a rebuilt bundle never meets an old cache.
-    const bundleSha = createHash('sha1').update(readFileSync(join(binDir, 'memlint.cjs'))).digest('hex');
+    const bundleSha = createHash('sha1')
+      .update(readFileSync(join(binDir, 'memlint.cjs')))
+      .digest('hex');
     expect(file).toContain(bundleSha);
     for (const junk of [Buffer.from('not a code cache'), readFileSync(join(binDir, file!)).subarray(0, 100)]) {
       writeFileSync(join(binDir, file!), junk);
@@ -166,7 +210,15 @@ describe('the binary\'s V8 code cache (dist/bin/load.cjs)', () => {
 
 describe('the package as installed', () => {
   it('the library resolves through package exports (ESM in dist/lib) beside the CommonJS bin', () => {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('memlint'); console.log(typeof m.checkVault, typeof m.loadVault, m.VERSION)"], { cwd: process.cwd(), encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('memlint'); console.log(typeof m.checkVault, typeof m.loadVault, m.VERSION)",
+      ],
+      { cwd: process.cwd(), encoding: 'utf8' },
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(`function function ${VERSION}`);
     expect(readFileSync(join(process.cwd(), 'dist', 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);

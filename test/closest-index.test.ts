@@ -10,7 +10,12 @@ import { propertyRuns } from './helpers/ci.js';
 // @ts-expect-error: a plain .mjs script without types
 import { planHardVault } from '../scripts/bench/generate.mjs';
 
-const lookupOf = (stems: readonly string[]) => buildLookup(stems.map((s) => ({ path: `${s}.md`, stem: s, name: null })), stems.map((s) => `${s}.md`), []);
+const lookupOf = (stems: readonly string[]) =>
+  buildLookup(
+    stems.map((s) => ({ path: `${s}.md`, stem: s, name: null })),
+    stems.map((s) => `${s}.md`),
+    [],
+  );
 
 /** A generated hard vault's stems, its lookup, and every distinct broken wikilink target in it. */
 function hardTargets(n: number): { stems: string[]; lookup: ReturnType<typeof lookupOf>; targets: Set<string> } {
@@ -18,7 +23,8 @@ function hardTargets(n: number): { stems: string[]; lookup: ReturnType<typeof lo
   const stems = files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3));
   const known = new Set(stems);
   const targets = new Set<string>();
-  for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
+  for (const text of [index, ...files.map((f) => f.text)])
+    for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!known.has(m[1]!)) targets.add(m[1]!);
   return { stems, lookup: lookupOf(stems), targets };
 }
 
@@ -26,28 +32,49 @@ describe('closest() through the index', () => {
   it('agrees with the brute force on random stems and targets', () => {
     const alphabet = fc.constantFrom('a', 'b', 'c', 'd', '-', '_', ' ', 'A', 'é', '語', 'ｂ');
     const word = fc.string({ unit: alphabet, minLength: 1, maxLength: 24 });
-    fc.assert(fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 60 }), fc.array(word, { minLength: 1, maxLength: 20 }), (stems, targets) => {
-      const lookup = lookupOf(stems);
-      for (const t of targets) expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
-      // and targets that are near-misses of a stem (the case did-you-mean exists for)
-      for (const s of stems.slice(0, 10)) {
-        const t = s.length > 2 ? s.slice(0, 1) + s.slice(2) + 'x' : `${s}y`;
-        expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
-      }
-    }), { numRuns: propertyRuns(400) });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(word, { minLength: 1, maxLength: 60 }),
+        fc.array(word, { minLength: 1, maxLength: 20 }),
+        (stems, targets) => {
+          const lookup = lookupOf(stems);
+          for (const t of targets) expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
+          // and targets that are near-misses of a stem (the case did-you-mean exists for)
+          for (const s of stems.slice(0, 10)) {
+            const t = s.length > 2 ? s.slice(0, 1) + s.slice(2) + 'x' : `${s}y`;
+            expect(closest(t, lookup)).toBe(closestBruteForce(t, stems));
+          }
+        },
+      ),
+      { numRuns: propertyRuns(400) },
+    );
   });
 
-  it.skipIf(!hasCorpus)('agrees with the brute force on every corpus vault (every stem misspelt, and unrelated names)', () => {
-    let asked = 0;
-    for (const dir of corpusVaults('claude')) {
-      const stems = markdownFilesUnder(dir).map((f) => basename(f, '.md'));
-      if (stems.length === 0) continue;
-      const lookup = lookupOf([...new Set(stems)]);
-      const targets = stems.slice(0, 120).flatMap((s) => [s.slice(1), `${s}s`, s.replace(/[aeiou]/, ''), s.split('').reverse().join(''), s.slice(0, 5)]);
-      for (const t of targets) { expect(closest(t, lookup), t).toBe(closestBruteForce(t, lookup.byStem.keys())); asked++; }
-    }
-    expect(asked).toBeGreaterThan(1000);
-  });
+  it.skipIf(!hasCorpus)(
+    'agrees with the brute force on every corpus vault (every stem misspelt, and unrelated names)',
+    () => {
+      let asked = 0;
+      for (const dir of corpusVaults('claude')) {
+        const stems = markdownFilesUnder(dir).map((f) => basename(f, '.md'));
+        if (stems.length === 0) continue;
+        const lookup = lookupOf([...new Set(stems)]);
+        const targets = stems
+          .slice(0, 120)
+          .flatMap((s) => [
+            s.slice(1),
+            `${s}s`,
+            s.replace(/[aeiou]/, ''),
+            s.split('').reverse().join(''),
+            s.slice(0, 5),
+          ]);
+        for (const t of targets) {
+          expect(closest(t, lookup), t).toBe(closestBruteForce(t, lookup.byStem.keys()));
+          asked++;
+        }
+      }
+      expect(asked).toBeGreaterThan(1000);
+    },
+  );
 
   it('agrees with the brute force on the hard bench shape (every broken wikilink of a 300-note vault)', () => {
     const { stems, lookup, targets } = hardTargets(300);
@@ -67,7 +94,10 @@ describe('closest() through the index', () => {
     for (const t of targets) {
       const want = closestExact(t, lookup);
       const got = closest(t, lookup);
-      if (got === want) { same++; continue; }
+      if (got === want) {
+        same++;
+        continue;
+      }
       const max = Math.max(2, Math.floor(fold(t).length / 4));
       // Never a stem within two edits missed, never one farther than the maximum suggested.
       if (want !== null) expect(editDistance(fold(t), fold(want), max), t).toBeGreaterThan(2);

@@ -17,7 +17,13 @@ const HERMES = join(process.cwd(), 'fixtures', 'hermes', 'over-budget');
 
 describe('consistent item sets', () => {
   it('an orphan line for a note another item retires is dropped; a note is retired or merged by one item only', () => {
-    const draft = (kind: ItemDraft['kind'], action: ItemDraft['action'], paths: string[]): ItemDraft => ({ kind, paths, evidence: {}, suggestion: 'review', action });
+    const draft = (kind: ItemDraft['kind'], action: ItemDraft['action'], paths: string[]): ItemDraft => ({
+      kind,
+      paths,
+      evidence: {},
+      suggestion: 'review',
+      action,
+    });
     const drafts: ItemDraft[] = [
       draft('orphan', { type: 'fix-index', file: 'MEMORY.md', remove: [], add: ['- [X](x.md)'] }, ['x.md']),
       draft('incident', { type: 'retire', retire: ['x.md'] }, ['x.md']),
@@ -28,25 +34,50 @@ describe('consistent item sets', () => {
     resolveConflicts(drafts, summary);
     expect(drafts.map((d) => `${d.kind}:${d.action.type}`)).toEqual(['incident:retire', 'near-duplicate:merge']);
     expect(drafts[0]!.evidence.alsoOrphan).toBe(true);
-    expect(summary.withheld).toEqual([{ kind: 'incident', notes: ['b.md'], reason: 'b.md already acted on by a near-duplicate item' }]);
+    expect(summary.withheld).toEqual([
+      { kind: 'incident', notes: ['b.md'], reason: 'b.md already acted on by a near-duplicate item' },
+    ]);
   });
 
-  it.each([['demo vault', DEMO], ['Hermes store over budget', HERMES]] as const)('%s, every kind proposed: every subset tried (each item alone, all, and random halves) is accepted whole by apply', async (_n, src) => {
-    const vault = copyToTemp(src);
-    writeFileSync(join(vault, 'memlint.config.json'), `${JSON.stringify({ consolidate: { propose: { 'index-overflow': true, orphan: true, incident: true, contradiction: true, 'dead-reference': true, 'not-memory': true, 'store-overflow': true } } })}\n`);
-    const file = join(vault, '..', 'p.yaml');
-    expect((await runMain(['consolidate', vault, '--out', file])).code).toBe(0);
-    let ids: string[] = [];
-    editProposal(file, (items) => { ids = items.map((i) => i.id as string); });
-    expect(ids.length).toBeGreaterThan(2);
-    let seed = 11;
-    const rand = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
-    const subsets = [ids, ...ids.map((id) => [id]), ...Array.from({ length: 6 }, () => ids.filter(() => rand() < 0.5))];
-    for (const subset of subsets) {
-      editProposal(file, (items) => items.forEach((i) => { i.decision = subset.includes(i.id) ? 'approve' : 'pending'; }));
-      const r = await runMain(['apply', file]);
-      expect(r.stdout, subset.join(' ')).not.toMatch(/: refused/);
-      expect(r.code, `${subset.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
-    }
-  }, 600_000);
+  it.each([
+    ['demo vault', DEMO],
+    ['Hermes store over budget', HERMES],
+  ] as const)(
+    '%s, every kind proposed: every subset tried (each item alone, all, and random halves) is accepted whole by apply',
+    async (_n, src) => {
+      const vault = copyToTemp(src);
+      writeFileSync(
+        join(vault, 'memlint.config.json'),
+        `${JSON.stringify({ consolidate: { propose: { 'index-overflow': true, orphan: true, incident: true, contradiction: true, 'dead-reference': true, 'not-memory': true, 'store-overflow': true } } })}\n`,
+      );
+      const file = join(vault, '..', 'p.yaml');
+      expect((await runMain(['consolidate', vault, '--out', file])).code).toBe(0);
+      let ids: string[] = [];
+      editProposal(file, (items) => {
+        ids = items.map((i) => i.id as string);
+      });
+      expect(ids.length).toBeGreaterThan(2);
+      let seed = 11;
+      const rand = (): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed / 2 ** 31;
+      };
+      const subsets = [
+        ids,
+        ...ids.map((id) => [id]),
+        ...Array.from({ length: 6 }, () => ids.filter(() => rand() < 0.5)),
+      ];
+      for (const subset of subsets) {
+        editProposal(file, (items) =>
+          items.forEach((i) => {
+            i.decision = subset.includes(i.id) ? 'approve' : 'pending';
+          }),
+        );
+        const r = await runMain(['apply', file]);
+        expect(r.stdout, subset.join(' ')).not.toMatch(/: refused/);
+        expect(r.code, `${subset.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
+      }
+    },
+    600_000,
+  );
 });

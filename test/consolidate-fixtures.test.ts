@@ -14,13 +14,25 @@ import { loadVault } from '../src/vault/load.js';
 
 const ROOT = join(process.cwd(), 'fixtures', 'consolidate');
 const KINDS: Record<string, ItemKind[]> = {
-  'near-duplicates': ['near-duplicate'], contradictions: ['contradiction'], 'dead-references': ['dead-reference'],
-  incidents: ['incident'], 'index-overflow': ['index-overflow'], 'store-overflow': ['store-overflow'], orphans: ['orphan'], 'dangling-links': ['dangling-link'],
+  'near-duplicates': ['near-duplicate'],
+  contradictions: ['contradiction'],
+  'dead-references': ['dead-reference'],
+  incidents: ['incident'],
+  'index-overflow': ['index-overflow'],
+  'store-overflow': ['store-overflow'],
+  orphans: ['orphan'],
+  'dangling-links': ['dangling-link'],
   'not-memory': ['not-memory'],
 };
 const update = process.env.MEMLINT_UPDATE_FIXTURES === '1';
 
-const cases = readdirSync(ROOT).sort().flatMap((stage) => readdirSync(join(ROOT, stage)).sort().map((name) => ({ stage, name, dir: join(ROOT, stage, name) })));
+const cases = readdirSync(ROOT)
+  .sort()
+  .flatMap((stage) =>
+    readdirSync(join(ROOT, stage))
+      .sort()
+      .map((name) => ({ stage, name, dir: join(ROOT, stage, name) })),
+  );
 
 describe('consolidate stage fixtures', () => {
   it('every stage has fixtures', () => {
@@ -28,7 +40,9 @@ describe('consolidate stage fixtures', () => {
   });
 
   it.each(cases.map((c) => [`${c.stage} › ${c.name}`, c] as const))('%s', (_l, c) => {
-    const options = existsSync(join(c.dir, 'options.json')) ? JSON.parse(readFileSync(join(c.dir, 'options.json'), 'utf8')) : {};
+    const options = existsSync(join(c.dir, 'options.json'))
+      ? JSON.parse(readFileSync(join(c.dir, 'options.json'), 'utf8'))
+      : {};
     const vault = loadVault(join(c.dir, 'vault'), { config: DEFAULT_CONFIG });
     const proposal = consolidateVault(vault, {
       now: new Date('2026-11-30T12:00:00Z'),
@@ -39,9 +53,20 @@ describe('consolidate stage fixtures', () => {
     // Items and info items (shown, not proposed) alike: `info: true` marks the second.
     const actual = [...proposal.items, ...(proposal.info ?? [])]
       .filter((i) => KINDS[c.stage]!.includes(i.kind))
-      .map((i) => ({ id: i.id, paths: i.notes.map((n) => n.path), suggestion: i.suggestion, action: i.action, evidence: i.evidence, ...('why' in i ? { info: true } : {}) }));
-    const withSummary = c.stage === 'dead-references' ? { items: actual, summary: proposal.summary?.deadReferences }
-      : c.stage === 'not-memory' ? { items: actual, summary: proposal.summary?.notMemory } : actual;
+      .map((i) => ({
+        id: i.id,
+        paths: i.notes.map((n) => n.path),
+        suggestion: i.suggestion,
+        action: i.action,
+        evidence: i.evidence,
+        ...('why' in i ? { info: true } : {}),
+      }));
+    const withSummary =
+      c.stage === 'dead-references'
+        ? { items: actual, summary: proposal.summary?.deadReferences }
+        : c.stage === 'not-memory'
+          ? { items: actual, summary: proposal.summary?.notMemory }
+          : actual;
     const normalized = JSON.parse(JSON.stringify(withSummary).split(c.dir).join('<case>'));
     const file = join(c.dir, 'expected.json');
     if (update) writeFileSync(file, `${JSON.stringify(normalized, null, 2)}\n`);

@@ -7,22 +7,27 @@ import { copyToTemp, runBin, runMain } from './helpers/run.js';
 import { snapshotTree } from './helpers/snapshot.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
-const withoutState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
+const withoutState = (m: Map<string, string>): Map<string, string> =>
+  new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
 
 describe('consolidate is read-only for every note, index and catalog (bytes, modes, mtimes)', () => {
   const vaults = [DEMO, ...(hasCorpus ? [...corpusVaults('claude'), ...corpusVaults('hermes')] : [])];
-  it.each(vaults.map((v) => [basename(v), v] as const))('%s', (_n, src) => {
-    const dir = copyToTemp(src);
-    const before = snapshotTree(dir);
-    const r = runBin(['consolidate', dir]);
-    expect(r.code, r.stderr).toBe(0);
-    const after = snapshotTree(dir);
-    expect(withoutState(after)).toEqual(withoutState(before));
-    // The only new files are the proposal and its folder.
-    const added = [...after.keys()].filter((k) => !before.has(k));
-    expect(added.every((k) => k.startsWith('.memlint/'))).toBe(true);
-    expect(added.filter((k) => k.endsWith('.yaml'))).toHaveLength(1);
-  }, 300_000); // the largest corpus vaults take tens of seconds with the new conflict engine (issue 14 open)
+  it.each(vaults.map((v) => [basename(v), v] as const))(
+    '%s',
+    (_n, src) => {
+      const dir = copyToTemp(src);
+      const before = snapshotTree(dir);
+      const r = runBin(['consolidate', dir]);
+      expect(r.code, r.stderr).toBe(0);
+      const after = snapshotTree(dir);
+      expect(withoutState(after)).toEqual(withoutState(before));
+      // The only new files are the proposal and its folder.
+      const added = [...after.keys()].filter((k) => !before.has(k));
+      expect(added.every((k) => k.startsWith('.memlint/'))).toBe(true);
+      expect(added.filter((k) => k.endsWith('.yaml'))).toHaveLength(1);
+    },
+    300_000,
+  ); // the largest corpus vaults take tens of seconds with the new conflict engine (issue 14 open)
 });
 
 describe('consolidate CLI', () => {
@@ -75,10 +80,16 @@ describe('consolidate CLI', () => {
   });
 
   it('with --root, dead references in the demo are found and counted', () => {
-    const p = JSON.parse(runBin(['consolidate', DEMO, '--root', 'fixtures/demo-project', '--format', 'json'], { env: { PATH: '/nonexistent' } }).stdout);
+    const p = JSON.parse(
+      runBin(['consolidate', DEMO, '--root', 'fixtures/demo-project', '--format', 'json'], {
+        env: { PATH: '/nonexistent' },
+      }).stdout,
+    );
     // One item per missing reference, listing every note that names it.
     // Dead references are info by default (not measured on the corpus; their action changes nothing).
-    const dead = [...p.items, ...(p.info ?? [])].filter((i: { kind: string }) => i.kind === 'dead-reference') as { evidence: { reference: string; mentionedIn: unknown[] } }[];
+    const dead = [...p.items, ...(p.info ?? [])].filter((i: { kind: string }) => i.kind === 'dead-reference') as {
+      evidence: { reference: string; mentionedIn: unknown[] };
+    }[];
     const refs = dead.map((i) => i.evidence.reference);
     expect(new Set(refs).size).toBe(refs.length);
     expect(refs).toEqual(expect.arrayContaining(['src/legacy/cache.ts', 'lint', 'migrate-check']));
@@ -103,7 +114,9 @@ describe('consolidate CLI', () => {
   it('says on stderr how many references could not be checked, and why', () => {
     const r = runBin(['consolidate', DEMO, '--out', '-']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/\d+ references could not be checked \(0 checked\): \d+ no project root found \(pass `--root`\)/);
+    expect(r.stderr).toMatch(
+      /\d+ references could not be checked \(0 checked\): \d+ no project root found \(pass `--root`\)/,
+    );
   });
 
   it('never writes a proposal over an existing one without --out', () => {

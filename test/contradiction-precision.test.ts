@@ -11,8 +11,16 @@ import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { loadVault } from '../src/vault/load.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 
-interface Labelled { vault: string; notes: [string, string]; detail: string; label: 'useful' | 'noise'; reason: string }
-const LABELS = JSON.parse(readFileSync(join(process.cwd(), 'test', 'data', 'contradiction-precision.json'), 'utf8')) as { notes: number; items: Labelled[] };
+interface Labelled {
+  vault: string;
+  notes: [string, string];
+  detail: string;
+  label: 'useful' | 'noise';
+  reason: string;
+}
+const LABELS = JSON.parse(
+  readFileSync(join(process.cwd(), 'test', 'data', 'contradiction-precision.json'), 'utf8'),
+) as { notes: number; items: Labelled[] };
 
 describe.skipIf(!hasCorpus)('contradiction items on the corpus', () => {
   it('are exactly the labelled ones, and at most 1 false item per 100 notes', () => {

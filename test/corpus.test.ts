@@ -9,14 +9,25 @@ import { CORPUS, corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin } from './helpers/run.js';
 import { snapshotTree } from './helpers/snapshot.js';
 
-interface Source { id: string; kind: string; notes: number; indexLines: number; indexBytes: number }
+interface Source {
+  id: string;
+  kind: string;
+  notes: number;
+  indexLines: number;
+  indexBytes: number;
+}
 
 function sources(): Map<string, Source> {
   const rows = readFileSync(join(CORPUS, 'SOURCES.tsv'), 'utf8').trim().split('\n').slice(1);
-  return new Map(rows.map((r) => {
-    const [id, kind, , , , notes, lines, bytes] = r.split('\t');
-    return [id!, { id: id!, kind: kind!, notes: Number(notes), indexLines: Number(lines), indexBytes: Number(bytes) }];
-  }));
+  return new Map(
+    rows.map((r) => {
+      const [id, kind, , , , notes, lines, bytes] = r.split('\t');
+      return [
+        id!,
+        { id: id!, kind: kind!, notes: Number(notes), indexLines: Number(lines), indexBytes: Number(bytes) },
+      ];
+    }),
+  );
 }
 
 /** An independent count: `wc -l` semantics plus a last line without a newline. */
@@ -43,7 +54,11 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
     // lines/bytes are what Claude Code measures (CONTRACT.md): its own function says what.
     const text = raw.toString('utf8');
     const ref = truncateEntrypointContent(text);
-    expect([json.index!.lines, json.index!.bytes, json.index!.measure]).toEqual([ref.lineCount, ref.byteCount, 'utf16']);
+    expect([json.index!.lines, json.index!.bytes, json.index!.measure]).toEqual([
+      ref.lineCount,
+      ref.byteCount,
+      'utf16',
+    ]);
     expect(json.findings.some((f) => f.ruleId === 'internal/rule-crashed')).toBe(false);
     const over = ref.wasLineTruncated || ref.wasByteTruncated;
     expect(json.findings.some((f) => f.ruleId === 'index/over-budget')).toBe(over);
@@ -52,7 +67,9 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
       // Everything past the cut that is a list item or a link is named, with its note.
       const skipped = text.slice(0, text.indexOf(text.trim())).split('\n').length - 1;
       const lines = text.split('\n');
-      const past = lines.slice(skipped + json.index!.loadedLines).filter((l) => /^\s*(?:[-*+]|\d+[.)])\s|\]\(|\[\[/.test(l));
+      const past = lines
+        .slice(skipped + json.index!.loadedLines)
+        .filter((l) => /^\s*(?:[-*+]|\d+[.)])\s|\]\(|\[\[/.test(l));
       expect(json.index!.lostEntries.length).toBe(past.length);
     } else {
       expect(json.index!.lostEntries).toEqual([]);
@@ -60,7 +77,10 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
   });
 
   it('the over-budget indexes are the ones over 200 lines or 25,000 bytes, with lost entries named', async () => {
-    const over = [...src.values()].filter((s) => s.kind === 'claude' && (s.indexLines > 200 || s.indexBytes > 25_000)).map((s) => s.id).sort();
+    const over = [...src.values()]
+      .filter((s) => s.kind === 'claude' && (s.indexLines > 200 || s.indexBytes > 25_000))
+      .map((s) => s.id)
+      .sort();
     expect(over).toEqual([
       '1000ssam__claude-config__memory',
       'Saengtawan__stock-analyzer__docs-memory',
@@ -69,16 +89,26 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
     const big = await checkVault(join(CORPUS, 'claude', '1000ssam__claude-config__memory'));
     // 249 lines and 19,232 UTF-16 units (27,756 UTF-8 bytes, which Claude Code does not count): cut at line 200.
     expect(big.vault.indexInfo!.loadedLines).toBeLessThan(249);
-    expect(big.vault.indexInfo!.lostEntries.some((e) => e.target !== null && big.vault.byPath.has(e.target))).toBe(true);
+    expect(big.vault.indexInfo!.lostEntries.some((e) => e.target !== null && big.vault.byPath.has(e.target))).toBe(
+      true,
+    );
   });
 
   it('vaults whose every note is linked from the index have no orphan', async () => {
-    for (const id of ['DevJanderson__detecta-alerta__dot-claude-memory', 'Aleslammer__deathwatch_foundryvtt__dotclaude-memory', 'LightspeedDMS__code-indexer__dot-claude-memory', 'tony21177__tw-stock-tools__claude-memory']) {
+    for (const id of [
+      'DevJanderson__detecta-alerta__dot-claude-memory',
+      'Aleslammer__deathwatch_foundryvtt__dotclaude-memory',
+      'LightspeedDMS__code-indexer__dot-claude-memory',
+      'tony21177__tw-stock-tools__claude-memory',
+    ]) {
       const r = await checkVault(join(CORPUS, 'claude', id));
       const linked = new Set(r.vault.index!.links.map((l) => l.resolved));
       const allLinked = r.vault.notes.filter((n) => n.frontmatter).every((n) => linked.has(n.path));
       expect(allLinked, id).toBe(true);
-      expect(r.findings.filter((f) => f.ruleId === 'note/orphan'), id).toEqual([]);
+      expect(
+        r.findings.filter((f) => f.ruleId === 'note/orphan'),
+        id,
+      ).toEqual([]);
     }
   });
 
@@ -102,10 +132,19 @@ describe.skipIf(!hasCorpus)('real claude vaults', () => {
 });
 
 describe.skipIf(!hasCorpus)('check and catalog are read-only (bytes, modes and mtimes compared)', () => {
-  it.each([...corpusVaults('claude'), ...corpusVaults('hermes')].map((v) => [basename(v), v] as const))('%s', (_id, dir) => {
-    const copy = copyToTemp(dir);
-    const before = snapshotTree(copy);
-    for (const args of [['check', copy], ['check', copy, '--format', 'sarif'], ['catalog', copy], ['catalog', copy, '--check']]) runBin(args);
-    expect(snapshotTree(copy)).toEqual(before);
-  });
+  it.each([...corpusVaults('claude'), ...corpusVaults('hermes')].map((v) => [basename(v), v] as const))(
+    '%s',
+    (_id, dir) => {
+      const copy = copyToTemp(dir);
+      const before = snapshotTree(copy);
+      for (const args of [
+        ['check', copy],
+        ['check', copy, '--format', 'sarif'],
+        ['catalog', copy],
+        ['catalog', copy, '--check'],
+      ])
+        runBin(args);
+      expect(snapshotTree(copy)).toEqual(before);
+    },
+  );
 });

@@ -15,7 +15,9 @@ import { tempDir } from './helpers/run.js';
 import { propertyRuns } from './helpers/ci.js';
 
 const MARGIN = 25;
-const sleep = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
+const sleep = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
 const RUNS = propertyRuns(200);
 
 const FOLDERS = ['', 'a', 'a/b', 'c', '.hidden', 'node_modules'];
@@ -45,40 +47,70 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 function apply(root: string, outside: string, o: Op): void {
   const dir = (f: number): string => join(root, FOLDERS[f]!);
   const file = (f: number, n: number): string => join(dir(f), n === 4 ? `other-${n}.txt` : `note-${n}.md`);
-  const ensure = (f: number): void => { mkdirSync(dir(f), { recursive: true }); };
+  const ensure = (f: number): void => {
+    mkdirSync(dir(f), { recursive: true });
+  };
   try {
     switch (o.kind) {
-      case 'write': ensure(o.folder); writeFileSync(file(o.folder, o.name), `# note ${Date.now()}\n`); break;
-      case 'remove': rmSync(file(o.folder, o.name), { force: true }); break;
-      case 'rename': if (existsSync(file(o.folder, o.name))) { ensure(o.to); renameSync(file(o.folder, o.name), file(o.to, o.name)); } break;
-      case 'mkdir': ensure(o.folder); break;
-      case 'rmdir': if (FOLDERS[o.folder] !== '') rmSync(dir(o.folder), { recursive: true, force: true }); break;
-      case 'link-in': ensure(o.folder); if (existsSync(file(0, 0)) && !existsSync(file(o.folder, o.name))) symlinkSync(file(0, 0), file(o.folder, o.name)); break;
-      case 'link-out': ensure(o.folder); if (!existsSync(file(o.folder, o.name))) symlinkSync(outside, file(o.folder, o.name)); break;
-      case 'wait': sleep(MARGIN + 15); break;
+      case 'write':
+        ensure(o.folder);
+        writeFileSync(file(o.folder, o.name), `# note ${Date.now()}\n`);
+        break;
+      case 'remove':
+        rmSync(file(o.folder, o.name), { force: true });
+        break;
+      case 'rename':
+        if (existsSync(file(o.folder, o.name))) {
+          ensure(o.to);
+          renameSync(file(o.folder, o.name), file(o.to, o.name));
+        }
+        break;
+      case 'mkdir':
+        ensure(o.folder);
+        break;
+      case 'rmdir':
+        if (FOLDERS[o.folder] !== '') rmSync(dir(o.folder), { recursive: true, force: true });
+        break;
+      case 'link-in':
+        ensure(o.folder);
+        if (existsSync(file(0, 0)) && !existsSync(file(o.folder, o.name)))
+          symlinkSync(file(0, 0), file(o.folder, o.name));
+        break;
+      case 'link-out':
+        ensure(o.folder);
+        if (!existsSync(file(o.folder, o.name))) symlinkSync(outside, file(o.folder, o.name));
+        break;
+      case 'wait':
+        sleep(MARGIN + 15);
+        break;
     }
-  } catch { /* an op that cannot apply (a file where a folder is wanted) is skipped */ }
+  } catch {
+    /* an op that cannot apply (a file where a folder is wanted) is skipped */
+  }
 }
 
 describe('discovery with folder listings', () => {
   it(`finds what a fresh walk finds (${RUNS} runs)`, () => {
-    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
-      const base = tempDir();
-      const root = join(base, 'vault');
-      const outside = join(base, 'outside.md');
-      writeFileSync(outside, 'secret\n');
-      mkdirSync(join(root, 'a', 'b'), { recursive: true });
-      writeFileSync(join(root, 'note-0.md'), 'first\n');
-      let listings: Map<string, FolderListing> | undefined;
-      for (const o of ops) {
-        apply(root, outside, o);
-        const record = new Map<string, FolderListing>();
-        const cached = discover(root, { ...(listings ? { listings } : {}), record, racyMarginMs: MARGIN });
-        expect(cached).toEqual(discover(root));
-        listings = record;
-      }
-      rmSync(base, { recursive: true, force: true });
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
+        const base = tempDir();
+        const root = join(base, 'vault');
+        const outside = join(base, 'outside.md');
+        writeFileSync(outside, 'secret\n');
+        mkdirSync(join(root, 'a', 'b'), { recursive: true });
+        writeFileSync(join(root, 'note-0.md'), 'first\n');
+        let listings: Map<string, FolderListing> | undefined;
+        for (const o of ops) {
+          apply(root, outside, o);
+          const record = new Map<string, FolderListing>();
+          const cached = discover(root, { ...(listings ? { listings } : {}), record, racyMarginMs: MARGIN });
+          expect(cached).toEqual(discover(root));
+          listings = record;
+        }
+        rmSync(base, { recursive: true, force: true });
+      }),
+      { numRuns: RUNS },
+    );
   }, 600_000);
 
   it('does not record a folder changed within the margin before the walk (racy clean)', () => {
@@ -105,7 +137,10 @@ describe('discovery with folder listings', () => {
     expect(record.size).toBe(3);
     writeFolderListings(root, record, undefined);
     expect(readFolderListings(root)).toEqual(record);
-    writeFileSync(join(root, FOLDERS_FILE), readFileSync(join(root, FOLDERS_FILE), 'utf8').replace(/"[fdlo]+"/, '"fz"'));
+    writeFileSync(
+      join(root, FOLDERS_FILE),
+      readFileSync(join(root, FOLDERS_FILE), 'utf8').replace(/"[fdlo]+"/, '"fz"'),
+    );
     expect(readFolderListings(root)).toBeUndefined();
     writeFileSync(join(root, FOLDERS_FILE), '{not json');
     expect(readFolderListings(root)).toBeUndefined();
@@ -115,8 +150,12 @@ describe('discovery with folder listings', () => {
     const root = join(tempDir(), 'vault');
     mkdirSync(join(root, 'topic'), { recursive: true });
     writeFileSync(join(root, 'MEMORY.md'), '- [a](topic/a.md)\n');
-    writeFileSync(join(root, 'topic', 'a.md'), '---\nname: a\ndescription: d\ntype: user\n---\nDeploy with the blue pipeline every Friday after the tests pass.\n');
-    const draft = '---\nname: b\ndescription: d\ntype: user\n---\nAlways run the database migrations by hand before the weekly deploy, never from CI.\n';
+    writeFileSync(
+      join(root, 'topic', 'a.md'),
+      '---\nname: a\ndescription: d\ntype: user\n---\nDeploy with the blue pipeline every Friday after the tests pass.\n',
+    );
+    const draft =
+      '---\nname: b\ndescription: d\ntype: user\n---\nAlways run the database migrations by hand before the weekly deploy, never from CI.\n';
     expect(guardDraft(root, DEFAULT_CONFIG, draft, { targetPath: 'topic/new.md' }).verdict).toBe('ok');
     writeFileSync(join(root, 'topic', 'c.md'), draft.replace('name: b', 'name: c'));
     const r = guardDraft(root, DEFAULT_CONFIG, draft, { targetPath: 'topic/new.md' });

@@ -22,6 +22,9 @@ describe('evaluation set (test half)', () => {
     expect(splitOnce(pairs)).toEqual(split);
   });
   it('contradiction recall, false alarms, near-duplicates through guard, paraphrases: no regression', () => {
-    expectNoRegression(pairs.filter((p) => split[p.id] === 'test'), FLOORS);
+    expectNoRegression(
+      pairs.filter((p) => split[p.id] === 'test'),
+      FLOORS,
+    );
   }, 120_000);
 });

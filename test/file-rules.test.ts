@@ -20,7 +20,12 @@ function expectAlone(dir: string): void {
   let compared = 0;
   for (const file of vault.files) {
     if (file.problem !== null) continue; // text held in memory is re-encoded: only clean files compare
-    const alone = vaultFromText(vault.root, DEFAULT_CONFIG, [{ path: file.path, text: file.text, role: file.role }], vault.kind);
+    const alone = vaultFromText(
+      vault.root,
+      DEFAULT_CONFIG,
+      [{ path: file.path, text: file.text, role: file.role }],
+      vault.kind,
+    );
     const own = runRules(alone, FILE_RULES).findings;
     expect(own, file.path).toEqual(whole.filter((f) => f.file === file.path));
     compared++;
@@ -31,12 +36,27 @@ function expectAlone(dir: string): void {
 describe('file rules look at one file only', () => {
   it('are the ones expected', () => {
     expect(FILE_RULES.map((r) => r.id).sort()).toEqual([
-      'file/unreadable', 'index/lost-correction', 'memory/data-dump', 'memory/session-residue', 'note/frontmatter-invalid', 'note/frontmatter-schema', 'note/missing-rationale',
-      'security/exfiltration', 'security/invisible-unicode', 'security/persistence', 'security/prompt-injection', 'security/secret',
+      'file/unreadable',
+      'index/lost-correction',
+      'memory/data-dump',
+      'memory/session-residue',
+      'note/frontmatter-invalid',
+      'note/frontmatter-schema',
+      'note/missing-rationale',
+      'security/exfiltration',
+      'security/invisible-unicode',
+      'security/persistence',
+      'security/prompt-injection',
+      'security/secret',
     ]);
   });
 
   it('on the demo vault', () => expectAlone(join(process.cwd(), 'fixtures', 'demo-vault')));
 
-  it.skipIf(!hasCorpus).each([...corpusVaults('claude'), ...corpusVaults('hermes')].map((v) => [basename(v), v] as const))('on %s', (_id, dir) => expectAlone(dir));
+  it
+    .skipIf(!hasCorpus)
+    .each([...corpusVaults('claude'), ...corpusVaults('hermes')].map((v) => [basename(v), v] as const))(
+    'on %s',
+    (_id, dir) => expectAlone(dir),
+  );
 });

@@ -15,7 +15,11 @@ describe('front matter is parsed safely', () => {
   it('gray-matter 4.0.3 with defaults executes ---js front matter (why memlint does not use it that way)', () => {
     rmSync(marker, { force: true });
     const matter = require('gray-matter');
-    try { matter(jsNote); } catch { /* it may throw after running the code */ }
+    try {
+      matter(jsNote);
+    } catch {
+      /* it may throw after running the code */
+    }
     expect(existsSync(marker)).toBe(true);
     rmSync(marker, { force: true });
   });
@@ -32,7 +36,11 @@ describe('front matter is parsed safely', () => {
     const bad = '---\nname: a\ndescription: Fix: quote me\n---\nbody\n';
     const matter = require('gray-matter');
     let first: unknown;
-    try { matter(bad); } catch (e) { first = e; }
+    try {
+      matter(bad);
+    } catch (e) {
+      first = e;
+    }
     expect(first).toBeInstanceOf(Error);
     expect(matter(bad).data).toEqual({}); // the second read silently "succeeds" with nothing
     expect(splitFrontmatter(bad)!.error).not.toBeNull();
@@ -47,16 +55,30 @@ describe('front matter is parsed safely', () => {
 
   it('reads the three real-world shapes', () => {
     const flat = readMeta(splitFrontmatter('---\nname: a\ndescription: d\ntype: user\n---\n')!.data);
-    const nested = readMeta(splitFrontmatter('---\nname: a\ndescription: d\nmetadata:\n  type: feedback\n  originSessionId: s1\n  modified: m\n---\n')!.data);
+    const nested = readMeta(
+      splitFrontmatter(
+        '---\nname: a\ndescription: d\nmetadata:\n  type: feedback\n  originSessionId: s1\n  modified: m\n---\n',
+      )!.data,
+    );
     const origin = readMeta(splitFrontmatter('---\ntype: project\noriginSessionId: s2\n---\n')!.data);
     expect([flat.shape, flat.type]).toEqual(['flat', 'user']);
-    expect([nested.shape, nested.type, nested.origin, nested.modified]).toEqual(['nested-metadata', 'feedback', 's1', 'm']);
+    expect([nested.shape, nested.type, nested.origin, nested.modified]).toEqual([
+      'nested-metadata',
+      'feedback',
+      's1',
+      'm',
+    ]);
     expect([origin.shape, origin.origin, origin.name]).toEqual(['flat-with-origin', 's2', null]);
   });
 
   it('an alias bomb is refused quickly', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 12; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const started = performance.now();
     const fm = splitFrontmatter(`---\n${lines.join('\n')}\n---\n`)!;
     expect(fm.error?.message).toMatch(/alias/i);

@@ -27,7 +27,10 @@ describe('post-state gate: only rules that can report an error', () => {
     const dir = join(root, 'hard-40');
     (generateHardVault as (d: string, n: number) => void)(dir, 40);
     const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
-    const proposal = consolidateVault(vault, { stages: STAGES.filter((s) => s.id !== 'contradictions'), now: new Date('2026-01-01T00:00:00Z') });
+    const proposal = consolidateVault(vault, {
+      stages: STAGES.filter((s) => s.id !== 'contradictions'),
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
     // Two items are enough to make the gate judge a post-image (a whole run of ~400 trials takes minutes).
     const two = { ...proposal, items: proposal.items.filter((i) => i.kind === 'dangling-link').slice(0, 2) };
     expect(two.items.length).toBe(2);
@@ -41,11 +44,22 @@ describe('post-state gate: only rules that can report an error', () => {
     expect(counts['index.lostCorrectionPairs'] ?? 0).toBe(0);
   }, 600_000);
 
-  const vaults = [...(hasCorpus ? [...corpusVaults('claude'), ...corpusVaults('hermes')] : []), resolve('fixtures/demo-vault')];
-  it.each(vaults)('no error from a rule below error without meta.escalates: %s', async (dir) => {
-    const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
-    const lower = new Set(RULES.filter((r) => r.meta.severity !== 'error' && r.meta.escalates !== true).map((r) => r.id));
-    const wrong = runRules(vault, RULES).findings.filter((f) => f.severity === 'error' && lower.has(f.ruleId) && vault.config.rules[f.ruleId] === undefined);
-    expect(wrong).toEqual([]);
-  }, 120_000);
+  const vaults = [
+    ...(hasCorpus ? [...corpusVaults('claude'), ...corpusVaults('hermes')] : []),
+    resolve('fixtures/demo-vault'),
+  ];
+  it.each(vaults)(
+    'no error from a rule below error without meta.escalates: %s',
+    async (dir) => {
+      const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
+      const lower = new Set(
+        RULES.filter((r) => r.meta.severity !== 'error' && r.meta.escalates !== true).map((r) => r.id),
+      );
+      const wrong = runRules(vault, RULES).findings.filter(
+        (f) => f.severity === 'error' && lower.has(f.ruleId) && vault.config.rules[f.ruleId] === undefined,
+      );
+      expect(wrong).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -16,12 +16,17 @@ import { copyToTemp, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 const NOTE = 'project_test-stack.md';
-const DRAFT = '---\nname: vitest-too\ndescription: about vitest-too\ntype: feedback\n---\n\nThe web package tests run on Jest only; use Jest for all unit tests.\n';
+const DRAFT =
+  '---\nname: vitest-too\ndescription: about vitest-too\ntype: feedback\n---\n\nThe web package tests run on Jest only; use Jest for all unit tests.\n';
 const now = new Date('2026-12-01T00:00:00Z');
 
 /** The answer without the count of cached notes (how it got there, not what it says). */
-const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => { const { cache: _cache, ...rest } = r; return rest; };
-const run = (dir: string, config: Config, cache: 'read-write' | 'off'): Omit<GuardResult, 'cache'> => answer(guardDraft(dir, config, DRAFT, { targetPath: 'feedback_jest.md', now, cache }));
+const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => {
+  const { cache: _cache, ...rest } = r;
+  return rest;
+};
+const run = (dir: string, config: Config, cache: 'read-write' | 'off'): Omit<GuardResult, 'cache'> =>
+  answer(guardDraft(dir, config, DRAFT, { targetPath: 'feedback_jest.md', now, cache }));
 
 /** Rewrites a note in place with the same size and mtime (an edit within one timestamp tick). */
 function editKeepingTimes(file: string, from: string, to: string): void {
@@ -40,7 +45,11 @@ describe('guard: the claims cache', () => {
     const { config } = await loadConfig(dir, undefined, knownRuleIds);
     const off = run(dir, config, 'off');
     expect(off.matches.some((m) => m.kind === 'contradiction' && m.path === NOTE)).toBe(true);
-    expect(readdirSync(dir).includes('.memlint') && readdirSync(join(dir, '.memlint')).includes('cache') ? readdirSync(join(dir, '.memlint', 'cache')) : []).not.toContain('guard-claims');
+    expect(
+      readdirSync(dir).includes('.memlint') && readdirSync(join(dir, '.memlint')).includes('cache')
+        ? readdirSync(join(dir, '.memlint', 'cache'))
+        : [],
+    ).not.toContain('guard-claims');
     expect(run(dir, config, 'read-write')).toEqual(off); // computes and writes
     expect(readdirSync(join(dir, CLAIMS_DIR)).filter((n) => /^[0-9a-f]{40}$/.test(n)).length).toBeGreaterThan(0);
     expect(run(dir, config, 'read-write')).toEqual(off); // from the cache
@@ -54,7 +63,11 @@ describe('guard: the claims cache', () => {
     const { config } = await loadConfig(dir, undefined, knownRuleIds);
     const before = run(dir, config, 'read-write');
     run(dir, config, 'read-write');
-    editKeepingTimes(join(dir, NOTE), 'We replaced Jest with Vitest in October', 'We replaced Mocha with Jest in October.');
+    editKeepingTimes(
+      join(dir, NOTE),
+      'We replaced Jest with Vitest in October',
+      'We replaced Mocha with Jest in October.',
+    );
     const off = run(dir, config, 'off');
     expect(off).not.toEqual(before); // the edit changes the answer: the test can tell a stale entry
     expect(run(dir, config, 'read-write')).toEqual(off);
@@ -79,7 +92,10 @@ describe('guard: the claims cache', () => {
 });
 
 describe('guard: the claims cache stays bounded', () => {
-  const entries = (dir: string): string[] => readdirSync(dir).filter((n) => /^[0-9a-f]{40}$/.test(n)).sort();
+  const entries = (dir: string): string[] =>
+    readdirSync(dir)
+      .filter((n) => /^[0-9a-f]{40}$/.test(n))
+      .sort();
   /** Five entry files of 1,000 bytes, written at t = 1…5 s (name i = age order), and a file that is not one. */
   function folder(): string {
     const dir = join(tempDir(), 'claims');

@@ -16,7 +16,8 @@ import { readCache } from '../src/guard/cache.js';
 import { GuardTimeout } from '../src/guard/deadline.js';
 import { runBin, tempDir } from './helpers/run.js';
 
-const note = (i: number, extra = ''): string => `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n${extra}`;
+const note = (i: number, extra = ''): string =>
+  `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n${extra}`;
 const line = (i: number): string => `- [Note ${i}](note-${i}.md) — fact number ${i}`;
 const indexOf = (ids: readonly number[]): string => `${ids.map(line).join('\n')}\n`;
 const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k + 1);
@@ -49,12 +50,20 @@ async function expected(dir: string, text: string): Promise<string[]> {
 }
 
 const unreachableOf = (r: Awaited<ReturnType<typeof guardIndex>>): string[] => {
-  const m = r.reasons.join('\n').match(/removes the only path to \d+ note\(s\), which the agent would no longer find: (.*)/);
-  return m ? m[1]!.split(', ').filter((p) => p !== '…').sort() : [];
+  const m = r.reasons
+    .join('\n')
+    .match(/removes the only path to \d+ note\(s\), which the agent would no longer find: (.*)/);
+  return m
+    ? m[1]!
+        .split(', ')
+        .filter((p) => p !== '…')
+        .sort()
+    : [];
 };
 
 /** Touch a file so its mtime differs from the cached one even within one clock tick. */
-const bump = (path: string, seconds: number): void => utimesSync(path, new Date(Date.now() + seconds * 1000), new Date(Date.now() + seconds * 1000));
+const bump = (path: string, seconds: number): void =>
+  utimesSync(path, new Date(Date.now() + seconds * 1000), new Date(Date.now() + seconds * 1000));
 
 describe('index writes: reachability from the guard cache', () => {
   it('builds the cache on the first call and answers from it on the next', async () => {
@@ -87,7 +96,10 @@ describe('index writes: reachability from the guard cache', () => {
     writeFileSync(join(dir, 'note-3.md'), note(3, 'See [[bridge]].\n'));
     const without7 = indexOf(range(12).filter((i) => i !== 7));
     expect(unreachableOf(await guardIndex(dir, without7))).toEqual(['note-7.md']);
-    writeFileSync(join(dir, 'bridge.md'), '---\nname: bridge\ndescription: a bridge\ntype: project\n---\n\nSee [note 7](note-7.md).\n');
+    writeFileSync(
+      join(dir, 'bridge.md'),
+      '---\nname: bridge\ndescription: a bridge\ntype: project\n---\n\nSee [note 7](note-7.md).\n',
+    );
     const r = await guardIndex(dir, without7);
     expect(r.cache.computed).toBe(1);
     expect(unreachableOf(r)).toEqual([]);
@@ -131,10 +143,14 @@ describe('index writes: reachability from the guard cache', () => {
   });
 });
 
-describe('index writes: the cached answer is the vault load\'s on real vaults', () => {
+describe("index writes: the cached answer is the vault load's on real vaults", () => {
   const corpus = join(process.cwd(), '..', 'shared', 'corpus', 'claude');
   let names: string[] = [];
-  try { names = readdirSync(corpus); } catch { names = []; }
+  try {
+    names = readdirSync(corpus);
+  } catch {
+    names = [];
+  }
   it('has corpus vaults to compare on', () => expect(names.length).toBeGreaterThan(0));
   for (const name of names) {
     it(`${name}: removing index lines names the notes a vault load names`, async () => {
@@ -144,12 +160,25 @@ describe('index writes: the cached answer is the vault load\'s on real vaults', 
       if (!v.index) return;
       // Work on a copy (the guard writes its cache into the vault).
       const dir = tempDir();
-      for (const f of v.files) { mkdirSync(join(dir, f.path, '..'), { recursive: true }); writeFileSync(join(dir, f.path), readFileSync(join(src, f.path))); }
-      for (const o of v.otherFiles) { try { mkdirSync(join(dir, o, '..'), { recursive: true }); writeFileSync(join(dir, o), readFileSync(join(src, o))); } catch { /* a folder */ } }
+      for (const f of v.files) {
+        mkdirSync(join(dir, f.path, '..'), { recursive: true });
+        writeFileSync(join(dir, f.path), readFileSync(join(src, f.path)));
+      }
+      for (const o of v.otherFiles) {
+        try {
+          mkdirSync(join(dir, o, '..'), { recursive: true });
+          writeFileSync(join(dir, o), readFileSync(join(src, o)));
+        } catch {
+          /* a folder */
+        }
+      }
       const lines = readFileSync(join(dir, config.index.file), 'utf8').split('\n');
       const linked = lines.map((l, i) => [l, i] as const).filter(([l]) => /\]\(|\[\[/.test(l));
       // Every third linked line removed at once, and the first linked line alone.
-      const drafts = [lines.filter((_, i) => !linked.some(([, j], k) => k % 3 === 0 && j === i)).join('\n'), lines.filter((_, i) => i !== linked[0]?.[1]).join('\n')];
+      const drafts = [
+        lines.filter((_, i) => !linked.some(([, j], k) => k % 3 === 0 && j === i)).join('\n'),
+        lines.filter((_, i) => i !== linked[0]?.[1]).join('\n'),
+      ];
       for (const d of drafts) {
         const r = await guardIndex(dir, d);
         const want = await expected(dir, d);
@@ -160,18 +189,26 @@ describe('index writes: the cached answer is the vault load\'s on real vaults', 
   }
 });
 
-describe('the hook\'s wall-clock bound', () => {
+describe("the hook's wall-clock bound", () => {
   it('past --timeout the write passes unchecked with one line on stderr, and the notes read so far are cached', async () => {
     const dir = vault(400);
     const draft = note(1).replace('Fact number 1.', 'Fact number 1, again.');
-    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'note-1.md'), content: draft } });
+    const payload = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(dir, 'note-1.md'), content: draft },
+    });
     const r = runBin(['guard', '--claude-hook', '--timeout', '1', dir], { stdin: payload });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^memlint guard --claude-hook: took longer than 1 ms \(stopped after reading \d+ notes \(cached for the next call\)\); raise it with --timeout MS; not checked\n$/);
+    expect(r.stderr).toMatch(
+      /^memlint guard --claude-hook: took longer than 1 ms \(stopped after reading \d+ notes \(cached for the next call\)\); raise it with --timeout MS; not checked\n$/,
+    );
     // In process (the built CLI's cache is keyed by its build): a call past its bound caches what it read.
     const { config } = await loadConfig(dir, undefined, knownRuleIds);
-    expect(() => guardDraft(dir, config, draft, { targetPath: 'note-1.md', deadline: Date.now() - 1 })).toThrow(GuardTimeout);
+    expect(() => guardDraft(dir, config, draft, { targetPath: 'note-1.md', deadline: Date.now() - 1 })).toThrow(
+      GuardTimeout,
+    );
     const table = readCache(dir);
     expect(table!.paths.length).toBe(63);
     // The next call goes on from there.
@@ -181,7 +218,10 @@ describe('the hook\'s wall-clock bound', () => {
   });
   it('without --timeout the hook answers as before (default bound 5 s), and a bad --timeout is a usage error', () => {
     const dir = vault(12);
-    const payload = JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: join(dir, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' } });
+    const payload = JSON.stringify({
+      tool_name: 'Edit',
+      tool_input: { file_path: join(dir, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' },
+    });
     const a = runBin(['guard', '--claude-hook', dir], { stdin: payload });
     expect(JSON.parse(a.stdout).hookSpecificOutput.permissionDecision).toBe('ask');
     expect(runBin(['guard', '--claude-hook', '--timeout', 'soon', dir], { stdin: payload }).code).toBe(2);

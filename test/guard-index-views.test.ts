@@ -14,7 +14,8 @@ import { guardDraft, type GuardResult } from '../src/guard/guard.js';
 import { INDEX_CACHE_FILE } from '../src/guard/index-target.js';
 import { tempDir } from './helpers/run.js';
 
-const note = (i: number): string => `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i} links [[note-${i + 1}]].\n`;
+const note = (i: number): string =>
+  `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i} links [[note-${i + 1}]].\n`;
 const line = (i: number): string => `- [Note ${i}](note-${i}.md) — fact number ${i} with some words to take room`;
 
 /** 300 notes, an index linking each (past the 200-line cut: lost entries in the answer). */
@@ -25,10 +26,19 @@ function vault(): string {
   return dir;
 }
 
-const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => { const { cache: _cache, ...rest } = r; return rest; };
-const write = (dir: string, config: Config, text: string, cache: 'read-write' | 'off'): Omit<GuardResult, 'cache'> => answer(guardDraft(dir, config, text, { targetPath: config.index.file, cache }));
+const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => {
+  const { cache: _cache, ...rest } = r;
+  return rest;
+};
+const write = (dir: string, config: Config, text: string, cache: 'read-write' | 'off'): Omit<GuardResult, 'cache'> =>
+  answer(guardDraft(dir, config, text, { targetPath: config.index.file, cache }));
 /** The index minus line k (1-based) and plus a line linking a note that does not exist. */
-const edited = (text: string, k: number): string => `${text.split('\n').filter((_, i) => i !== k - 1).join('\n').trimEnd()}\n- [Gone](gone.md) — nothing\n`;
+const edited = (text: string, k: number): string =>
+  `${text
+    .split('\n')
+    .filter((_, i) => i !== k - 1)
+    .join('\n')
+    .trimEnd()}\n- [Gone](gone.md) — nothing\n`;
 
 describe('guard: the index views cache', () => {
   it('a warm cache answers as a fresh reading does, and follows the index on disk', async () => {

@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, tempDir } from './helpers/run.js';
 
-const note = (i: number): string => `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n`;
+const note = (i: number): string =>
+  `---\nname: note ${i}\ndescription: fact number ${i}\ntype: project\n---\n\nFact number ${i}.\n`;
 // A new note that shares no words with the others (so only the index is in question, not a duplicate or a conflict).
-const fresh = (): string => '---\nname: deploy day\ndescription: when deploys go out\ntype: project\n---\n\nDeploys go out on Tuesdays after the smoke tests pass.\n';
+const fresh = (): string =>
+  '---\nname: deploy day\ndescription: when deploys go out\ntype: project\n---\n\nDeploys go out on Tuesdays after the smoke tests pass.\n';
 const line = (i: number, hook = `fact number ${i}`): string => `- [Note ${i}](note-${i}.md) — ${hook}`;
-const indexOf = (n: number, hook?: (i: number) => string): string => `${Array.from({ length: n }, (_, k) => line(k + 1, hook?.(k + 1))).join('\n')}\n`;
+const indexOf = (n: number, hook?: (i: number) => string): string =>
+  `${Array.from({ length: n }, (_, k) => line(k + 1, hook?.(k + 1))).join('\n')}\n`;
 
 // The hook guards Claude Code's memory folders: each vault is a project's auto memory under one fake HOME.
 const HOME = tempDir();
@@ -26,10 +29,14 @@ function vaultWith(indexLines: number, notes = 260, hook?: (i: number) => string
   return dir;
 }
 
-const hook = (payload: unknown) => runBin(['guard', '--claude-hook'], { stdin: JSON.stringify(payload), env: { HOME } });
-const answer = (r: { stdout: string }): { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } | null =>
-  (r.stdout ? JSON.parse(r.stdout).hookSpecificOutput : null);
-const write = (vault: string, content: string, file = 'MEMORY.md') => hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(vault, file), content } });
+const hook = (payload: unknown) =>
+  runBin(['guard', '--claude-hook'], { stdin: JSON.stringify(payload), env: { HOME } });
+const answer = (r: {
+  stdout: string;
+}): { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } | null =>
+  r.stdout ? JSON.parse(r.stdout).hookSpecificOutput : null;
+const write = (vault: string, content: string, file = 'MEMORY.md') =>
+  hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(vault, file), content } });
 const CJK = (i: number): string => `第${i}条：部署前先运行测试，数据库迁移需要人工确认，周五不发布新版本的规则说明`;
 
 describe('Write of MEMORY.md (lines)', () => {
@@ -45,7 +52,9 @@ describe('Write of MEMORY.md (lines)', () => {
   it('past the cut (201 lines): denied, naming the lost entry and the fix', () => {
     const a = answer(write(vault, indexOf(201)))!;
     expect(a.permissionDecision).toBe('deny');
-    expect(a.permissionDecisionReason).toMatch(/201 lines .* only 200 lines are loaded; 1 entry would never be seen: line 201 "- \[Note 201\]\(note-201.md\)/);
+    expect(a.permissionDecisionReason).toMatch(
+      /201 lines .* only 200 lines are loaded; 1 entry would never be seen: line 201 "- \[Note 201\]\(note-201.md\)/,
+    );
     expect(a.permissionDecisionReason).toMatch(/move detail into topic notes/);
   });
   it('the 262-line Write of the issue is denied and names the first lost entries', () => {
@@ -98,25 +107,43 @@ describe('Edit and MultiEdit of MEMORY.md', () => {
   it('an Edit that appends the 201st line is denied', () => {
     const vault = vaultWith(200);
     const last = line(200);
-    const r = hook({ tool_name: 'Edit', tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: last, new_string: `${last}\n${line(201)}` } });
+    const r = hook({
+      tool_name: 'Edit',
+      tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: last, new_string: `${last}\n${line(201)}` },
+    });
     expect(answer(r)!.permissionDecision).toBe('deny');
     expect(answer(r)!.permissionDecisionReason).toMatch(/line 201 "- \[Note 201\]/);
   });
   it('an Edit that shortens an index already past the cut is not refused', () => {
     const vault = vaultWith(205);
-    const r = hook({ tool_name: 'Edit', tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(205)}\n`, new_string: '' } });
+    const r = hook({
+      tool_name: 'Edit',
+      tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(205)}\n`, new_string: '' },
+    });
     const a = answer(r);
     expect(a?.permissionDecision).not.toBe('deny');
   });
   it('a MultiEdit that adds two lines to a 199-line index is denied; one that adds one asks', () => {
     const vault = vaultWith(199);
-    const edits = (n: number) => [{ old_string: line(199), new_string: `${line(199)}\n${line(200)}` }, ...(n > 1 ? [{ old_string: line(200), new_string: `${line(200)}\n${line(201)}` }] : [])];
-    expect(answer(hook({ tool_name: 'MultiEdit', tool_input: { file_path: join(vault, 'MEMORY.md'), edits: edits(2) } }))!.permissionDecision).toBe('deny');
-    expect(answer(hook({ tool_name: 'MultiEdit', tool_input: { file_path: join(vault, 'MEMORY.md'), edits: edits(1) } }))!.permissionDecision).toBe('ask');
+    const edits = (n: number) => [
+      { old_string: line(199), new_string: `${line(199)}\n${line(200)}` },
+      ...(n > 1 ? [{ old_string: line(200), new_string: `${line(200)}\n${line(201)}` }] : []),
+    ];
+    expect(
+      answer(hook({ tool_name: 'MultiEdit', tool_input: { file_path: join(vault, 'MEMORY.md'), edits: edits(2) } }))!
+        .permissionDecision,
+    ).toBe('deny');
+    expect(
+      answer(hook({ tool_name: 'MultiEdit', tool_input: { file_path: join(vault, 'MEMORY.md'), edits: edits(1) } }))!
+        .permissionDecision,
+    ).toBe('ask');
   });
   it('an Edit that removes the only line linking a note asks, naming the note', () => {
     const vault = vaultWith(20);
-    const r = hook({ tool_name: 'Edit', tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' } });
+    const r = hook({
+      tool_name: 'Edit',
+      tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' },
+    });
     const a = answer(r)!;
     expect(a.permissionDecision).toBe('ask');
     expect(a.permissionDecisionReason).toMatch(/removes the only path to 1 note\(s\).*note-7\.md/);
@@ -124,12 +151,22 @@ describe('Edit and MultiEdit of MEMORY.md', () => {
   it('removing a line whose note another loaded note links does not ask', () => {
     const vault = vaultWith(20);
     writeFileSync(join(vault, 'note-3.md'), `${note(3)}\nSee [note 7](note-7.md).\n`);
-    const r = hook({ tool_name: 'Edit', tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' } });
+    const r = hook({
+      tool_name: 'Edit',
+      tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: `${line(7)}\n`, new_string: '' },
+    });
     expect(answer(r)).toBeNull();
   });
   it('an Edit that adds a link to a missing note asks, naming it', () => {
     const vault = vaultWith(20, 20);
-    const r = hook({ tool_name: 'Edit', tool_input: { file_path: join(vault, 'MEMORY.md'), old_string: line(20), new_string: `${line(20)}\n- [Gone](gone-note.md) — never written` } });
+    const r = hook({
+      tool_name: 'Edit',
+      tool_input: {
+        file_path: join(vault, 'MEMORY.md'),
+        old_string: line(20),
+        new_string: `${line(20)}\n- [Gone](gone-note.md) — never written`,
+      },
+    });
     expect(answer(r)!.permissionDecisionReason).toMatch(/links to notes that do not exist: gone-note\.md/);
   });
 });
@@ -174,14 +211,21 @@ describe('guard CLI and Hermes stores', () => {
   };
   it('an add that would overflow the budget is refused with the budget and the current use, as Hermes does', () => {
     const vault = store(`${'x'.repeat(2100)}\n§\nsecond entry`);
-    const r = runBin(['guard', vault, '--format', 'json'], { stdin: 'this entry will not fit in the remaining budget of the store, which is nearly full already' });
+    const r = runBin(['guard', vault, '--format', 'json'], {
+      stdin: 'this entry will not fit in the remaining budget of the store, which is nearly full already',
+    });
     const json = JSON.parse(r.stdout);
     expect(json.verdict).toBe('refuse');
-    expect(json.reasons.join(' ')).toMatch(/MEMORY\.md at 2,115\/2,200 chars\. Adding this entry \(\d+ chars\) would exceed the limit/);
+    expect(json.reasons.join(' ')).toMatch(
+      /MEMORY\.md at 2,115\/2,200 chars\. Adding this entry \(\d+ chars\) would exceed the limit/,
+    );
   });
   it('an add that fits passes; an empty entry is refused', () => {
     const vault = store('first entry\n§\nsecond entry');
-    expect(JSON.parse(runBin(['guard', vault, '--format', 'json'], { stdin: 'The NAS runs fnOS on port 5666.' }).stdout).verdict).toBe('ok');
+    expect(
+      JSON.parse(runBin(['guard', vault, '--format', 'json'], { stdin: 'The NAS runs fnOS on port 5666.' }).stdout)
+        .verdict,
+    ).toBe('ok');
     const empty = JSON.parse(runBin(['guard', vault, '--format', 'json'], { stdin: '  \n\t ' }).stdout);
     expect([empty.verdict, empty.reasons]).toEqual(['refuse', ['Content cannot be empty.']]);
   });
@@ -211,6 +255,8 @@ describe('a new note whose index line is past the cut', () => {
     writeFileSync(join(vault, 'MEMORY.md'), `${indexOf(205)}- [Note 999](note-999.md) — fact number 999\n`);
     const b = answer(write(vault, fresh(), 'note-999.md'))!;
     expect(b.permissionDecision).toBe('ask');
-    expect(b.permissionDecisionReason).toMatch(/index line for note-999.md \(line 206 .*\) is past what Claude Code loads \(200 of 206 lines\)/);
+    expect(b.permissionDecisionReason).toMatch(
+      /index line for note-999.md \(line 206 .*\) is past what Claude Code loads \(200 of 206 lines\)/,
+    );
   });
 });

@@ -10,12 +10,15 @@ function packagesLoaded(args: string[], stdin: string): { packages: string[]; st
   const dir = tempDir();
   const preload = join(dir, 'record.cjs');
   const out = join(dir, 'loaded.json');
-  writeFileSync(preload, `const M = require('node:module');
+  writeFileSync(
+    preload,
+    `const M = require('node:module');
 const load = M._load;
 const seen = new Set();
 M._load = function (request, ...rest) { if (!M.isBuiltin(request) && !request.startsWith('.') && !request.startsWith('/')) seen.add(request); return load.call(this, request, ...rest); };
 process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify([...seen])));
-`);
+`,
+  );
   const r = runBin(args, { stdin, env: { NODE_OPTIONS: `--require ${preload}` } });
   expect(r.stderr).toBe('');
   return { packages: JSON.parse(readFileSync(out, 'utf8')) as string[], stdout: r.stdout };
@@ -28,7 +31,10 @@ describe('guard start-up: what a write loads', () => {
   const draft = readFileSync(join(DEMO, 'feedback_use-pnpm.md'), 'utf8');
 
   it('a note write loads no package (zod, the SDKs) when the vault has no config', () => {
-    const { packages, stdout } = packagesLoaded(['guard', vault, '--path', 'feedback_pnpm-again.md', '--format', 'json'], draft);
+    const { packages, stdout } = packagesLoaded(
+      ['guard', vault, '--path', 'feedback_pnpm-again.md', '--format', 'json'],
+      draft,
+    );
     expect(JSON.parse(stdout).verdict).toBe('refuse');
     expect(packages).toEqual([]);
   });
@@ -36,13 +42,19 @@ describe('guard start-up: what a write loads', () => {
   it('an index write loads no package either', () => {
     const index = readFileSync(join(vault, 'MEMORY.md'), 'utf8').split('\n');
     const drop = index.findIndex((l, i) => i > 2 && /\]\(/.test(l));
-    const { packages } = packagesLoaded(['guard', vault, '--path', 'MEMORY.md', '--format', 'json'], index.filter((_, i) => i !== drop).join('\n'));
+    const { packages } = packagesLoaded(
+      ['guard', vault, '--path', 'MEMORY.md', '--format', 'json'],
+      index.filter((_, i) => i !== drop).join('\n'),
+    );
     expect(packages).toEqual([]);
   });
 
   it('a hook call with a good payload loads no package either (its payload is checked by hand: test/guard-hook-input.test.ts)', () => {
     const draft2 = draft.replace('name: use-pnpm', 'name: pnpm-again');
-    const payload = { tool_name: 'Write', tool_input: { file_path: join(vault, 'feedback_pnpm-again.md'), content: draft2 } };
+    const payload = {
+      tool_name: 'Write',
+      tool_input: { file_path: join(vault, 'feedback_pnpm-again.md'), content: draft2 },
+    };
     const { packages, stdout } = packagesLoaded(['guard', '--claude-hook', vault], JSON.stringify(payload));
     expect(stdout).toMatch(/"permissionDecision":"deny"/);
     expect(packages).toEqual([]);
@@ -50,8 +62,14 @@ describe('guard start-up: what a write loads', () => {
 
   it('rule options a config sets are still validated (zod loaded then)', () => {
     const configured = copyToTemp(DEMO);
-    writeFileSync(join(configured, 'memlint.config.json'), JSON.stringify({ rules: { 'memory/data-dump': { severity: 'info', options: { minChars: -5 } } } }));
-    const { packages, stdout } = packagesLoaded(['guard', configured, '--path', 'feedback_new.md', '--format', 'json'], '---\nname: new\ndescription: a new note\ntype: project\n---\n\nThe release train leaves on Thursdays.\n');
+    writeFileSync(
+      join(configured, 'memlint.config.json'),
+      JSON.stringify({ rules: { 'memory/data-dump': { severity: 'info', options: { minChars: -5 } } } }),
+    );
+    const { packages, stdout } = packagesLoaded(
+      ['guard', configured, '--path', 'feedback_new.md', '--format', 'json'],
+      '---\nname: new\ndescription: a new note\ntype: project\n---\n\nThe release train leaves on Thursdays.\n',
+    );
     expect(packages).toContain('zod');
     const problems = JSON.parse(stdout).problems as { message: string }[];
     expect(problems.map((p) => p.message).join('\n')).toMatch(/invalid options for memory\/data-dump/);

@@ -49,7 +49,10 @@ describe('credentials are masked where people read them', () => {
     const w = world();
     // An unindexed note whose description holds a token (the orphan item copies it into an index line),
     // and an index line past the cut (the overflow item quotes it as evidence).
-    writeFileSync(join(w.vault, 'leaky.md'), `---\nname: leaky\ndescription: deploy with ${TOKEN}\ntype: reference\n---\nThe deploy token.\n`);
+    writeFileSync(
+      join(w.vault, 'leaky.md'),
+      `---\nname: leaky\ndescription: deploy with ${TOKEN}\ntype: reference\n---\nThe deploy token.\n`,
+    );
     appendFileSync(join(w.vault, 'MEMORY.md'), `- aws key ${AWS} for the backups\n`);
     return w;
   }
@@ -68,7 +71,10 @@ describe('credentials are masked where people read them', () => {
   it('report --html', async () => {
     const { base, vault } = leaky();
     // A near-duplicate pair that differs in the token: the side-by-side diff shows both bodies.
-    writeFileSync(join(vault, 'leaky2.md'), `---\nname: leaky2\ndescription: deploy token\ntype: reference\n---\nThe deploy token.\n`);
+    writeFileSync(
+      join(vault, 'leaky2.md'),
+      `---\nname: leaky2\ndescription: deploy token\ntype: reference\n---\nThe deploy token.\n`,
+    );
     const out = join(base, 'r.html');
     const r = await runMain(['report', vault, '--html', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -87,7 +93,9 @@ describe('credentials are masked where people read them', () => {
     text[13] = `${text[13]} ${TOKEN}`;
     writeFileSync(join(vault, 'MEMORY.md'), text.join('\n'));
     const p2 = proposeInto(vault, join(base, 'p2.yaml'));
-    editProposal(p2, (items) => { items.find((i) => i.kind === 'dangling-link').decision = 'approve'; });
+    editProposal(p2, (items) => {
+      items.find((i) => i.kind === 'dangling-link').decision = 'approve';
+    });
     expect(readFileSync(p2, 'utf8')).not.toContain(TOKEN);
     const r = await runMain(['apply', p2]);
     expect(r.code, r.stdout + r.stderr).toBe(0);

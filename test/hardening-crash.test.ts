@@ -22,10 +22,27 @@ describe('apply re-checks each file just before its rename', () => {
     const a = readFileSync(join(vault, 'project_ports.md'));
     const planned = readFileSync(join(vault, 'user_role.md'));
     writeFileSync(join(vault, 'user_role.md'), 'edited by the person while apply ran\n');
-    expect(() => executeChanges(vault, '20260101-000000-000abcd', [
-      { path: 'project_ports.md', before: { bytes: a, mode: 0o644 }, after: { bytes: enc('new ports\n'), mode: 0o644 }, item: 'x' },
-      { path: 'user_role.md', before: { bytes: planned, mode: 0o644 }, after: { bytes: enc('new role\n'), mode: 0o644 }, item: 'x' },
-    ], { kind: 'apply', items: [] })).toThrow(/user_role.md changed while the run was writing/);
+    expect(() =>
+      executeChanges(
+        vault,
+        '20260101-000000-000abcd',
+        [
+          {
+            path: 'project_ports.md',
+            before: { bytes: a, mode: 0o644 },
+            after: { bytes: enc('new ports\n'), mode: 0o644 },
+            item: 'x',
+          },
+          {
+            path: 'user_role.md',
+            before: { bytes: planned, mode: 0o644 },
+            after: { bytes: enc('new role\n'), mode: 0o644 },
+            item: 'x',
+          },
+        ],
+        { kind: 'apply', items: [] },
+      ),
+    ).toThrow(/user_role.md changed while the run was writing/);
     expect(readFileSync(join(vault, 'user_role.md'), 'utf8')).toBe('edited by the person while apply ran\n');
     expect(readFileSync(join(vault, 'project_ports.md'))).toEqual(a);
   });
@@ -34,10 +51,22 @@ describe('apply re-checks each file just before its rename', () => {
     const vault = world();
     const a = readFileSync(join(vault, 'project_ports.md'));
     // The second write needs a folder where a file stands: ENOTDIR after the first write.
-    expect(() => executeChanges(vault, '20260101-000000-000abce', [
-      { path: 'project_ports.md', before: { bytes: a, mode: 0o644 }, after: { bytes: enc('new ports\n'), mode: 0o644 }, item: 'x' },
-      { path: 'user_role.md/sub.md', before: null, after: { bytes: enc('x\n'), mode: 0o644 }, item: 'x' },
-    ], { kind: 'apply', items: [] })).toThrow(/rolled back/);
+    expect(() =>
+      executeChanges(
+        vault,
+        '20260101-000000-000abce',
+        [
+          {
+            path: 'project_ports.md',
+            before: { bytes: a, mode: 0o644 },
+            after: { bytes: enc('new ports\n'), mode: 0o644 },
+            item: 'x',
+          },
+          { path: 'user_role.md/sub.md', before: null, after: { bytes: enc('x\n'), mode: 0o644 }, item: 'x' },
+        ],
+        { kind: 'apply', items: [] },
+      ),
+    ).toThrow(/rolled back/);
     expect(readFileSync(join(vault, 'project_ports.md'))).toEqual(a);
     expect((await runMain(['runs', vault])).stdout).toMatch(/rolled-back/);
   });
@@ -51,7 +80,10 @@ describe('recover after a crash', () => {
     const pre = 'pre-image\n';
     const post = 'post-image\n';
     for (const t of [pre, post]) writeFileSync(join(dir, 'objects', sha(t)), t);
-    writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ type: 'BEGIN', runId: id, kind: 'apply', at: 'x', items: [], changes: [{ path: 'user_role.md', before: { sha: sha(pre), mode: 420 }, after: { sha: sha(post), mode: 420 }, item: 'x' }], createdDirs: [] })}\n`);
+    writeFileSync(
+      join(dir, 'journal.jsonl'),
+      `${JSON.stringify({ type: 'BEGIN', runId: id, kind: 'apply', at: 'x', items: [], changes: [{ path: 'user_role.md', before: { sha: sha(pre), mode: 420 }, after: { sha: sha(post), mode: 420 }, item: 'x' }], createdDirs: [] })}\n`,
+    );
     const now = 'edited after the crash, before recover\n';
     writeFileSync(join(vault, 'user_role.md'), now);
     writeFileSync(join(vault, '.user_role.md.0123456789ab.tmp'), post);
@@ -63,8 +95,12 @@ describe('recover after a crash', () => {
     const { now } = crashed(vault);
     const r = await runMain(['recover', vault]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/user_role.md was edited after the crash: its content is kept in \.memlint\/runs\/20260101-000000-000abcd\/objects\//);
-    expect(readFileSync(join(vault, '.memlint', 'runs', '20260101-000000-000abcd', 'objects', sha(now)), 'utf8')).toBe(now);
+    expect(r.stdout).toMatch(
+      /user_role.md was edited after the crash: its content is kept in \.memlint\/runs\/20260101-000000-000abcd\/objects\//,
+    );
+    expect(readFileSync(join(vault, '.memlint', 'runs', '20260101-000000-000abcd', 'objects', sha(now)), 'utf8')).toBe(
+      now,
+    );
     expect(readFileSync(join(vault, 'user_role.md'), 'utf8')).toBe('pre-image\n');
     expect(existsSync(join(vault, '.user_role.md.0123456789ab.tmp'))).toBe(false);
   });

@@ -46,7 +46,7 @@ describe('the vault folder unreadable: exit 2, one line naming it', () => {
     }
   }
 
-  it('apply: the proposal\'s vault unreadable', async () => {
+  it("apply: the proposal's vault unreadable", async () => {
     const { base, vault } = world();
     const p = join(base, 'p.yaml');
     expect((await runMain(['consolidate', vault, '--out', p])).code).toBe(0);
@@ -66,7 +66,10 @@ describe('a note the system refuses is a finding naming it; the rest of the vaul
       injectFault((op, path) => (op === 'open' && path === bad ? code : null));
       const r = await runMain(['check', vault, '--format', 'json']);
       expect(r.stderr).not.toMatch(/internal error/);
-      const out = JSON.parse(r.stdout) as { findings?: { file: string; ruleId: string; message: string }[]; skipped?: unknown };
+      const out = JSON.parse(r.stdout) as {
+        findings?: { file: string; ruleId: string; message: string }[];
+        skipped?: unknown;
+      };
       const text = JSON.stringify(out);
       expect(text).toContain('user_role.md');
       expect(text).toContain(code);

@@ -47,7 +47,12 @@ describe('the markdown scanner is linear', () => {
 
   it('links are still read in ordinary text', () => {
     const text = 'See [the note](a.md), [[wiki|alias]] and `b.md`; [unclosed [inner](c.md) and ![img](d.png).';
-    expect(scanMarkdown(text).links.map((l) => `${l.kind}:${l.target}`)).toEqual(['markdown:a.md', 'wikilink:wiki', 'mention:b.md', 'markdown:c.md']);
+    expect(scanMarkdown(text).links.map((l) => `${l.kind}:${l.target}`)).toEqual([
+      'markdown:a.md',
+      'wikilink:wiki',
+      'mention:b.md',
+      'markdown:c.md',
+    ]);
   });
 });
 
@@ -56,7 +61,9 @@ describe('bad input gives one line, never a stack trace', () => {
     const vault = tempDir();
     writeFileSync(join(vault, 'MEMORY.md'), '# Memory\n');
     for (let i = 0; i < 1500; i++) writeFileSync(join(vault, `n${i}.md`), `no front matter ${i}\n`);
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" check "${vault}" | head -1`], { encoding: 'utf8' });
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" check "${vault}" | head -1`], {
+      encoding: 'utf8',
+    });
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });

@@ -21,9 +21,15 @@ const leaks = (text: string): string[] => FRAGMENTS.filter((f) => text.toLowerCa
 
 const ROOT = join(process.cwd(), 'fixtures', 'consolidate');
 const CASES = [
-  'contradictions/polarity', 'dangling-links/typo-and-gone', 'dead-references/planted', 'incidents/unlinked-incident',
-  'index-overflow/rules-kept-references-moved', 'near-duplicates/light-edits', 'not-memory/dump-and-session-log',
-  'orphans/unlinked', 'store-overflow/dups-then-oldest',
+  'contradictions/polarity',
+  'dangling-links/typo-and-gone',
+  'dead-references/planted',
+  'incidents/unlinked-incident',
+  'index-overflow/rules-kept-references-moved',
+  'near-duplicates/light-edits',
+  'not-memory/dump-and-session-log',
+  'orphans/unlinked',
+  'store-overflow/dups-then-oldest',
 ];
 
 /** The key appended to every regular file's lines (links are never followed: the demo has one out). */
@@ -31,13 +37,22 @@ function plant(dir: string, skip: readonly string[] = []): void {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     const st = lstatSync(p);
-    if (st.isDirectory()) { plant(p, skip); continue; }
+    if (st.isDirectory()) {
+      plant(p, skip);
+      continue;
+    }
     if (skip.includes(name)) continue;
     if (!st.isFile() || !name.endsWith('.md')) continue;
     const text = readFileSync(p, 'utf8');
     if (name === 'MEMORY.md' || name === 'USER.md' || name === 'CATALOG.md') {
       // Every index line / store entry line carries the token.
-      writeFileSync(p, text.split('\n').map((l) => (l.trim() === '' || l === '§' || l.startsWith('#') ? l : `${l} ${TOKEN}`)).join('\n'));
+      writeFileSync(
+        p,
+        text
+          .split('\n')
+          .map((l) => (l.trim() === '' || l === '§' || l.startsWith('#') ? l : `${l} ${TOKEN}`))
+          .join('\n'),
+      );
     } else {
       appendFileSync(p, `\nThe deploy key is ${TOKEN} and the backup key ${AWS}.\n`);
     }
@@ -52,11 +67,28 @@ async function outputs(caseDir: string): Promise<{ kinds: string[]; texts: [stri
   // "say much the same" as the indexed note (info, superseded). Its orphan and index carry the credential.
   plant(vault, caseDir.endsWith(join('orphans', 'unlinked')) ? ['a.md'] : []);
   // Every kind proposed (some are info by default), so review screens and apply's dry run show each kind too.
-  const kinds = ['contradiction', 'dangling-link', 'dead-reference', 'incident', 'index-overflow', 'near-duplicate', 'not-memory', 'orphan', 'store-overflow'];
-  writeFileSync(join(vault, 'memlint.config.json'), JSON.stringify({ consolidate: { propose: Object.fromEntries(kinds.map((k) => [k, true])) } }));
-  const options = existsSync(join(base, 'options.json')) ? JSON.parse(readFileSync(join(base, 'options.json'), 'utf8')) : {};
+  const kinds = [
+    'contradiction',
+    'dangling-link',
+    'dead-reference',
+    'incident',
+    'index-overflow',
+    'near-duplicate',
+    'not-memory',
+    'orphan',
+    'store-overflow',
+  ];
+  writeFileSync(
+    join(vault, 'memlint.config.json'),
+    JSON.stringify({ consolidate: { propose: Object.fromEntries(kinds.map((k) => [k, true])) } }),
+  );
+  const options = existsSync(join(base, 'options.json'))
+    ? JSON.parse(readFileSync(join(base, 'options.json'), 'utf8'))
+    : {};
   const root = options.root ? ['--root', join(base, options.root)] : [];
-  const env = options.path ? { PATH: `${options.path.map((p: string) => join(base, p)).join(':')}:${process.env.PATH}` } : {};
+  const env = options.path
+    ? { PATH: `${options.path.map((p: string) => join(base, p)).join(':')}:${process.env.PATH}` }
+    : {};
   const texts: [string, string][] = [];
   const proposal = join(base, 'p.yaml');
   const c = await runMain(['consolidate', vault, ...root, '--out', proposal], { env });
@@ -74,24 +106,50 @@ async function outputs(caseDir: string): Promise<{ kinds: string[]; texts: [stri
     texts.push([`review screen ${item.id}`, show(loaded, item, '[1/1]', true)]);
     texts.push([`review's model input ${item.id}`, JSON.stringify(judgeItem(loaded, item))]);
   }
-  editProposal(proposal, (items) => items.forEach((i) => { i.decision = 'approve'; }));
+  editProposal(proposal, (items) =>
+    items.forEach((i) => {
+      i.decision = 'approve';
+    }),
+  );
   const a = await runMain(['apply', proposal]);
   texts.push(['apply dry run', a.stdout + a.stderr]);
   // An index-overflow item whose moved lines carry a credential is withheld by the post-state gate (the
   // credential would land in a new note): its reason, in the outputs above, is checked like the rest.
-  return { kinds: [...new Set([...parsed.items.map((i) => i.kind), ...((parsed.summary as { withheld?: { kind: string }[] } | undefined)?.withheld ?? []).map((w) => w.kind)])], texts };
+  return {
+    kinds: [
+      ...new Set([
+        ...parsed.items.map((i) => i.kind),
+        ...((parsed.summary as { withheld?: { kind: string }[] } | undefined)?.withheld ?? []).map((w) => w.kind),
+      ]),
+    ],
+    texts,
+  };
 }
 
 describe('a planted credential reaches no output, for every kind of item', () => {
   const seen = new Set<string>();
   for (const name of CASES) {
-    it(name, async () => {
-      const { kinds, texts } = await outputs(join(ROOT, name));
-      for (const k of kinds) seen.add(k);
-      for (const [where, text] of texts) expect(leaks(text), `${name}: ${where}`).toEqual([]);
-    }, 300_000);
+    it(
+      name,
+      async () => {
+        const { kinds, texts } = await outputs(join(ROOT, name));
+        for (const k of kinds) seen.add(k);
+        for (const [where, text] of texts) expect(leaks(text), `${name}: ${where}`).toEqual([]);
+      },
+      300_000,
+    );
   }
   it('the cases covered every kind of item', () => {
-    expect([...seen].sort(), [...seen].sort().join()).toEqual(['contradiction', 'dangling-link', 'dead-reference', 'incident', 'index-overflow', 'near-duplicate', 'not-memory', 'orphan', 'store-overflow']);
+    expect([...seen].sort(), [...seen].sort().join()).toEqual([
+      'contradiction',
+      'dangling-link',
+      'dead-reference',
+      'incident',
+      'index-overflow',
+      'near-duplicate',
+      'not-memory',
+      'orphan',
+      'store-overflow',
+    ]);
   });
 });

@@ -24,16 +24,35 @@ function world(): { base: string; vault: string } {
 }
 
 /** A run folder written by hand, as a cloned repository could carry it. */
-function craftRun(vault: string, changes: object[], objects: Record<string, string | Buffer>, committed: boolean, id = RUN): void {
+function craftRun(
+  vault: string,
+  changes: object[],
+  objects: Record<string, string | Buffer>,
+  committed: boolean,
+  id = RUN,
+): void {
   const dir = join(vault, '.memlint', 'runs', id);
   mkdirSync(join(dir, 'objects'), { recursive: true });
   for (const [name, bytes] of Object.entries(objects)) writeFileSync(join(dir, 'objects', name), bytes);
-  const lines = [{ type: 'BEGIN', runId: id, kind: 'apply', at: '2026-01-01T00:00:00.000Z', items: [{ id: 'x', status: 'run' }], changes, createdDirs: [] }];
+  const lines = [
+    {
+      type: 'BEGIN',
+      runId: id,
+      kind: 'apply',
+      at: '2026-01-01T00:00:00.000Z',
+      items: [{ id: 'x', status: 'run' }],
+      changes,
+      createdDirs: [],
+    },
+  ];
   if (committed) lines.push({ type: 'COMMIT', at: '2026-01-01T00:00:01.000Z' } as never);
   writeFileSync(join(dir, 'journal.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
-const oneLine = (s: string): void => { expect(s.trim().split('\n')).toHaveLength(1); expect(s).not.toMatch(/internal error|\n\s+at /); };
+const oneLine = (s: string): void => {
+  expect(s.trim().split('\n')).toHaveLength(1);
+  expect(s).not.toMatch(/internal error|\n\s+at /);
+};
 
 describe('a crafted .memlint journal', () => {
   it('recover does not overwrite ../target_a.txt nor delete ../precious.txt', async () => {
@@ -41,10 +60,15 @@ describe('a crafted .memlint journal', () => {
     writeFileSync(join(base, 'target_a.txt'), 'mine\n');
     writeFileSync(join(base, 'precious.txt'), 'precious\n');
     const evil = 'owned\n';
-    craftRun(vault, [
-      { path: '../target_a.txt', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
-      { path: '../precious.txt', before: null, after: { sha: sha(evil), mode: 420 }, item: 'x' },
-    ], { [sha(evil)]: evil }, false);
+    craftRun(
+      vault,
+      [
+        { path: '../target_a.txt', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
+        { path: '../precious.txt', before: null, after: { sha: sha(evil), mode: 420 }, item: 'x' },
+      ],
+      { [sha(evil)]: evil },
+      false,
+    );
     const before = snapshotTree(vault, { mtime: 'ms' });
     const r = await runMain(['recover', vault]);
     expect(r.code).toBe(2);
@@ -59,10 +83,15 @@ describe('a crafted .memlint journal', () => {
     mkdirSync(join(base, 'outside'));
     symlinkSync(join(base, 'outside'), join(vault, 'link'));
     const evil = 'owned\n';
-    craftRun(vault, [
-      { path: 'link/x.md', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
-      { path: join(base, 'abs.txt'), before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
-    ], { [sha(evil)]: evil }, false);
+    craftRun(
+      vault,
+      [
+        { path: 'link/x.md', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
+        { path: join(base, 'abs.txt'), before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' },
+      ],
+      { [sha(evil)]: evil },
+      false,
+    );
     const r = await runMain(['recover', vault]);
     expect(r.code).toBe(2);
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
@@ -72,7 +101,12 @@ describe('a crafted .memlint journal', () => {
   it('undo of a crafted committed run does not write outside the vault', async () => {
     const { base, vault } = world();
     const evil = 'owned\n';
-    craftRun(vault, [{ path: '../planted.txt', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' }], { [sha(evil)]: evil }, true);
+    craftRun(
+      vault,
+      [{ path: '../planted.txt', before: { sha: sha(evil), mode: 420 }, after: null, item: 'x' }],
+      { [sha(evil)]: evil },
+      true,
+    );
     const r = await runMain(['undo', '--vault', vault]);
     expect(r.code).toBe(2);
     oneLine(r.stderr);
@@ -92,15 +126,26 @@ describe('a crafted .memlint journal', () => {
     const a = readFileSync(join(vault, 'user_role.md'));
     const good = 'good\n';
     // The run "changed" user_role.md and project_ports.md; the pre-image of project_ports.md is tampered.
-    craftRun(vault, [
-      { path: 'project_ports.md', before: { sha: sha('original\n'), mode: 420 }, after: { sha: sha(readFileSync(join(vault, 'project_ports.md'))), mode: 420 }, item: 'x' },
-      { path: 'user_role.md', before: { sha: sha(good), mode: 420 }, after: { sha: sha(a), mode: 420 }, item: 'x' },
-    ], { [sha('original\n')]: 'tampered\n', [sha(good)]: good }, false);
+    craftRun(
+      vault,
+      [
+        {
+          path: 'project_ports.md',
+          before: { sha: sha('original\n'), mode: 420 },
+          after: { sha: sha(readFileSync(join(vault, 'project_ports.md'))), mode: 420 },
+          item: 'x',
+        },
+        { path: 'user_role.md', before: { sha: sha(good), mode: 420 }, after: { sha: sha(a), mode: 420 }, item: 'x' },
+      ],
+      { [sha('original\n')]: 'tampered\n', [sha(good)]: good },
+      false,
+    );
     const before = snapshotTree(vault, { mtime: 'ms' });
     const r = await runMain(['recover', vault]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/corrupt/);
-    const strip = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
+    const strip = (m: Map<string, string>): Map<string, string> =>
+      new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
     expect(strip(snapshotTree(vault, { mtime: 'ms' }))).toEqual(strip(before));
   });
 });
@@ -126,7 +171,12 @@ describe('recover on a path that is not a vault', () => {
 });
 
 describe('a .memlint state folder that is a symbolic link', () => {
-  function linked(which: '.memlint' | '.memlint/retired'): { base: string; vault: string; outside: string; proposal: string } {
+  function linked(which: '.memlint' | '.memlint/retired'): {
+    base: string;
+    vault: string;
+    outside: string;
+    proposal: string;
+  } {
     const { base, vault } = world();
     const proposal = proposeInto(vault, join(base, 'proposal.yaml'));
     approveAll(proposal);
@@ -152,7 +202,10 @@ describe('a .memlint state folder that is a symbolic link', () => {
   it('undo and recover refuse it', async () => {
     const { vault, outside } = linked('.memlint');
     // A stale lock (its process is gone): recover would remove it, through the link.
-    writeFileSync(join(outside, 'lock'), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), command: 'apply', at: 'x' }));
+    writeFileSync(
+      join(outside, 'lock'),
+      JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), command: 'apply', at: 'x' }),
+    );
     expect((await runMain(['undo', '--vault', vault])).code).toBe(2);
     expect((await runMain(['recover', vault])).code).toBe(2);
     expect(readdirSync(outside)).toEqual(['lock']);
@@ -206,17 +259,22 @@ describe("the proposal's vault: field", () => {
     const { base, vault } = world();
     const proposal = proposeInto(vault, join(base, 'proposal.yaml'));
     approveAll(proposal);
-    writeFileSync(proposal, readFileSync(proposal, 'utf8').replace(/^vault: .*$/m, `vault: ${join(base, 'nowhere', 'v')}`));
+    writeFileSync(
+      proposal,
+      readFileSync(proposal, 'utf8').replace(/^vault: .*$/m, `vault: ${join(base, 'nowhere', 'v')}`),
+    );
     const r = await runMain(['apply', proposal, '--execute']);
     expect(r.code).toBe(2);
     oneLine(r.stderr);
     expect(existsSync(join(base, 'nowhere'))).toBe(false);
   });
 
-  it('a relative path is read from the proposal\'s folder, not the current directory', async () => {
+  it("a relative path is read from the proposal's folder, not the current directory", async () => {
     const { base, vault } = world();
     const proposal = proposeInto(vault, join(base, 'proposal.yaml'));
-    editProposal(proposal, (items) => { items.find((i) => i.kind === 'near-duplicate').decision = 'approve'; });
+    editProposal(proposal, (items) => {
+      items.find((i) => i.kind === 'near-duplicate').decision = 'approve';
+    });
     writeFileSync(proposal, readFileSync(proposal, 'utf8').replace(/^vault: .*$/m, 'vault: vault'));
     const cwd = tempDir();
     mkdirSync(join(cwd, 'vault'));
@@ -231,7 +289,9 @@ describe("the proposal's vault: field", () => {
     const p = await runMain(['consolidate', vault]);
     expect(p.code).toBe(0);
     const file = p.stdout.trim();
-    editProposal(file, (items) => { items.find((i) => i.kind === 'near-duplicate').decision = 'approve'; });
+    editProposal(file, (items) => {
+      items.find((i) => i.kind === 'near-duplicate').decision = 'approve';
+    });
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^vault: .*$/m, `vault: ${join(base, 'elsewhere')}`));
     const r = await runMain(['apply', file, '--execute']);
     expect(r.code, r.stderr).toBe(0);
@@ -242,7 +302,18 @@ describe("the proposal's vault: field", () => {
 describe('git snapshots', () => {
   it('hold only the files the run touches: a git-ignored memory/.env never enters refs/memlint', async () => {
     const repo = tempDir();
-    const g = (...a: string[]): string => execFileSync('git', a, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+    const g = (...a: string[]): string =>
+      execFileSync('git', a, {
+        cwd: repo,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      }).trim();
     g('init', '-q');
     const vault = join(repo, 'memory');
     cpSync(DEMO, vault, { recursive: true, verbatimSymlinks: true });
@@ -262,6 +333,8 @@ describe('git snapshots', () => {
       expect(files).not.toContain('memory/untracked-scratch.md');
     }
     const pre = g('rev-parse', `refs/memlint/runs/${runId}/pre`);
-    expect(g('show', `${pre}:memory/feedback_pnpm-only.md`)).toBe(readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8').trimEnd());
+    expect(g('show', `${pre}:memory/feedback_pnpm-only.md`)).toBe(
+      readFileSync(join(DEMO, 'feedback_pnpm-only.md'), 'utf8').trimEnd(),
+    );
   });
 });

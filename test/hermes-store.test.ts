@@ -14,7 +14,12 @@ import { loadVault } from '../src/vault/load.js';
 import { vaultFromText } from '../src/vault/from-text.js';
 import { CORPUS, hasCorpus } from './helpers/corpus.js';
 
-interface Case { name: string; text: string; entries: string[]; chars: number }
+interface Case {
+  name: string;
+  text: string;
+  entries: string[];
+  chars: number;
+}
 const CASES: Case[] = JSON.parse(readFileSync('test/data/hermes-store-cases.json', 'utf8'));
 
 function storeOf(text: string): ReturnType<typeof vaultFromText>['stores'][number] {
@@ -59,7 +64,10 @@ describe('rewriting a store addresses the entries Hermes reads', () => {
       if (all.some((e) => /^§(\n|$)|(^|\n)§$/.test(e)) || /\r(?!\n)/.test(c.text)) continue;
       for (let k = 1; k <= all.length; k++) {
         const out = rewriteStore(c.text, new Set([k]), new Map());
-        expect(splitEntries(out).map((e) => e.text), `${c.name} without ${k}`).toEqual(all.filter((_, i) => i !== k - 1));
+        expect(
+          splitEntries(out).map((e) => e.text),
+          `${c.name} without ${k}`,
+        ).toEqual(all.filter((_, i) => i !== k - 1));
       }
     }
   });
@@ -71,14 +79,22 @@ describe('rewriting a store addresses the entries Hermes reads', () => {
 });
 
 describe.skipIf(!hasCorpus)('the real Hermes stores of the corpus', () => {
-  interface Row { path: string; sha256: string; entries: number; chars: number }
+  interface Row {
+    path: string;
+    sha256: string;
+    entries: number;
+    chars: number;
+  }
   const rows: Row[] = JSON.parse(readFileSync('test/data/hermes-store-corpus.json', 'utf8'));
   it('count as Python counts them (test/data/hermes-store-corpus.json)', () => {
     const got: Row[] = [];
     for (const r of rows) {
       const abs = join(CORPUS, 'hermes', r.path);
       const bytes = readFileSync(abs);
-      expect(createHash('sha256').update(bytes).digest('hex'), `${r.path} changed: regenerate the expected counts`).toBe(r.sha256);
+      expect(
+        createHash('sha256').update(bytes).digest('hex'),
+        `${r.path} changed: regenerate the expected counts`,
+      ).toBe(r.sha256);
       const vault = loadVault(dirname(abs), { config: DEFAULT_CONFIG, kind: 'hermes' });
       const s = vault.stores.find((x) => x.file === r.path.split('/').pop())!;
       got.push({ ...r, entries: s.loadedEntries, chars: s.chars });

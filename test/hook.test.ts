@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runBin, tempDir } from './helpers/run.js';
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
 
 function repoWithVault(): { repo: string; vault: string } {
   const repo = tempDir();
@@ -18,7 +28,19 @@ function repoWithVault(): { repo: string; vault: string } {
 
 function tryCommit(repo: string, message: string): { ok: boolean; output: string } {
   try {
-    const out = execFileSync('git', ['commit', '-qm', message], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: process.env.PATH, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const out = execFileSync('git', ['commit', '-qm', message], {
+      cwd: repo,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PATH: process.env.PATH,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    });
     return { ok: true, output: out };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };

@@ -155,38 +155,93 @@ describe('issue 13 edge cases (Claude Code truncateEntrypointContent)', () => {
     expect(info.bytes).toBe(new TextEncoder().encode(raw.trim()).length);
     const loaded = raw.trim().split('\n').slice(0, info.loadedLines).join('\n');
     expect(new TextEncoder().encode(loaded).length).toBeLessThanOrEqual(25_000);
-    expect(new TextEncoder().encode(raw.trim().split('\n').slice(0, info.loadedLines + 1).join('\n')).length).toBeGreaterThan(25_000);
+    expect(
+      new TextEncoder().encode(
+        raw
+          .trim()
+          .split('\n')
+          .slice(0, info.loadedLines + 1)
+          .join('\n'),
+      ).length,
+    ).toBeGreaterThan(25_000);
   });
 });
 
 describe('differential: random indexes against the reference', () => {
-  const piece = fc.constantFrom('a', 'word ', '部署', '🚀', ' ', '\t', '\r', 'é', 'ｘ', '\u00a0', '\u3000', '\uFEFF', '[[x]]', '(n.md)');
+  const piece = fc.constantFrom(
+    'a',
+    'word ',
+    '部署',
+    '🚀',
+    ' ',
+    '\t',
+    '\r',
+    'é',
+    'ｘ',
+    '\u00a0',
+    '\u3000',
+    '\uFEFF',
+    '[[x]]',
+    '(n.md)',
+  );
   const line = fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.nat(400), fc.array(piece, { maxLength: 60 })).map(([i, p]) => `- [N${i}](note-${i}.md) — ${p.join('').repeat(1 + (i % 4))}`) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.nat(400), fc.array(piece, { maxLength: 60 }))
+        .map(([i, p]) => `- [N${i}](note-${i}.md) — ${p.join('').repeat(1 + (i % 4))}`),
+    },
     { weight: 1, arbitrary: fc.constantFrom('', '   ', '# Heading', '\r', '\u3000') },
   );
-  const index = fc.tuple(fc.array(line, { minLength: 0, maxLength: 240 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '\n\n', ' \n'), fc.constantFrom('', '\uFEFF', '\n\n'))
+  const index = fc
+    .tuple(
+      fc.array(line, { minLength: 0, maxLength: 240 }),
+      fc.constantFrom('\n', '\r\n'),
+      fc.constantFrom('', '\n', '\n\n', ' \n'),
+      fc.constantFrom('', '\uFEFF', '\n\n'),
+    )
     .map(([ls, eol, tail, head]) => head + ls.join(eol) + tail);
 
   it('agrees on the loaded text, line and size counts, and lost entries', () => {
-    fc.assert(fc.property(index, (raw) => { expectAgreement(raw); }), { numRuns: propertyRuns(300) });
+    fc.assert(
+      fc.property(index, (raw) => {
+        expectAgreement(raw);
+      }),
+      { numRuns: propertyRuns(300) },
+    );
   });
 
   it('agrees near the 25,000 boundary', () => {
-    const near = fc.tuple(fc.integer({ min: 24_900, max: 25_100 }), fc.integer({ min: 1, max: 180 }), fc.constantFrom('x', '部', '🚀'))
+    const near = fc
+      .tuple(
+        fc.integer({ min: 24_900, max: 25_100 }),
+        fc.integer({ min: 1, max: 180 }),
+        fc.constantFrom('x', '部', '🚀'),
+      )
       .map(([total, per, ch]) => {
         const out: string[] = [];
         let len = 0;
-        for (let i = 0; len < total; i++) { const l = `- [N${i}](n${i}.md) ${ch.repeat(per)}`; out.push(l); len += l.length + 1; }
+        for (let i = 0; len < total; i++) {
+          const l = `- [N${i}](n${i}.md) ${ch.repeat(per)}`;
+          out.push(l);
+          len += l.length + 1;
+        }
         return `${out.join('\n')}\n`;
       });
-    fc.assert(fc.property(near, (raw) => { expectAgreement(raw); }), { numRuns: propertyRuns(200) });
+    fc.assert(
+      fc.property(near, (raw) => {
+        expectAgreement(raw);
+      }),
+      { numRuns: propertyRuns(200) },
+    );
   });
 });
 
 describe.skipIf(!hasCorpus)('the real indexes of the corpus', () => {
   it('agree with the reference on every claude vault index', () => {
-    const files = corpusVaults('claude').map((v) => join(v, 'MEMORY.md')).filter((f) => existsSync(f));
+    const files = corpusVaults('claude')
+      .map((v) => join(v, 'MEMORY.md'))
+      .filter((f) => existsSync(f));
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) expectAgreement(readFileSync(f, 'utf8'));
   });

@@ -42,7 +42,8 @@ describe('index-overflow: sections a reader would approve moving', () => {
     const notes = new Set(a.moves.map((m) => m.note));
     expect([...notes].every((n) => !/-\d\.md$/.test(n))).toBe(true);
     expect(notes.size).toBeLessThanOrEqual(2);
-    for (const m of a.moves.filter((x) => x.pointer)) expect(m.pointer).toMatch(/Strategy Development \(2026-02-\d\d\): /);
+    for (const m of a.moves.filter((x) => x.pointer))
+      expect(m.pointer).toMatch(/Strategy Development \(2026-02-\d\d\): /);
   });
 
   it('leaves no run of blank lines where adjacent subsections moved to one note', () => {
@@ -53,7 +54,11 @@ describe('index-overflow: sections a reader would approve moving', () => {
     const out: string[] = [];
     for (let i = 1; i <= lines.length; i++) {
       const m = at.get(i);
-      if (m) { if (m.pointer) out.push(m.pointer); i += m.lines.length - 1; continue; }
+      if (m) {
+        if (m.pointer) out.push(m.pointer);
+        i += m.lines.length - 1;
+        continue;
+      }
       out.push(lines[i - 1]!);
     }
     expect(out.join('\n')).not.toMatch(/\n\n\n/);
@@ -68,7 +73,9 @@ describe('index-overflow: sections a reader would approve moving', () => {
       const title = /^- \[(.*?)\]\(/.exec(m.pointer)![1]!;
       expect(title).toMatch(/Session_2026-05-29 work on pantheon_deploy/);
       expect(title).toMatch(/(?:\w…|[a-z0-9)])$/);
-      expect(title.replace(/…$/, '').split(' ').pop()).toMatch(/^(?:Session_2026-05-29|work|on|pantheon_deploy|guard|hooks|and|the|multisite|clobber|follow_up|part|\d|with|extra|words|here)$/);
+      expect(title.replace(/…$/, '').split(' ').pop()).toMatch(
+        /^(?:Session_2026-05-29|work|on|pantheon_deploy|guard|hooks|and|the|multisite|clobber|follow_up|part|\d|with|extra|words|here)$/,
+      );
     }
   });
 });

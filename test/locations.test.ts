@@ -17,7 +17,10 @@ function fakeMachine(): { home: string; project: string; custom: string } {
   cpSync(DEMO, join(project, '.claude', 'agent-memory', 'planner'), { recursive: true });
   cpSync(DEMO, join(project, '.claude', 'agent-memory-local', 'scratch'), { recursive: true });
   cpSync(DEMO, custom, { recursive: true });
-  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: '~/notes/claude-memory' }));
+  writeFileSync(
+    join(home, '.claude', 'settings.json'),
+    JSON.stringify({ autoMemoryDirectory: '~/notes/claude-memory' }),
+  );
   mkdirSync(join(home, '.hermes', 'memories'), { recursive: true });
   writeFileSync(join(home, '.hermes', 'memories', 'MEMORY.md'), 'Use pnpm.\n§\nDeploys on Fridays are frozen.\n');
   writeFileSync(join(home, '.hermes', 'memories', 'USER.md'), 'The user is the release manager.\n');
@@ -46,7 +49,10 @@ describe('memory locations', () => {
     cpSync(DEMO, join(configDir, 'projects', 'p', 'memory'), { recursive: true });
     mkdirSync(join(project, '.claude'), { recursive: true });
     writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: '/etc' }));
-    const found = findMemoryFolders({ cwd: project, env: { HOME: home, HERMES_HOME: hermesHome, CLAUDE_CONFIG_DIR: configDir } });
+    const found = findMemoryFolders({
+      cwd: project,
+      env: { HOME: home, HERMES_HOME: hermesHome, CLAUDE_CONFIG_DIR: configDir },
+    });
     expect(found.map((l) => l.dir)).toContain(join(hermesHome, 'memories'));
     expect(found.map((l) => l.dir)).toContain(join(configDir, 'projects', 'p', 'memory'));
     expect(found.map((l) => l.dir)).not.toContain('/etc');
@@ -59,12 +65,20 @@ describe('memory locations', () => {
     writeFileSync(join(project, 'MEMORY.md'), '# not agent memory\n');
     expect(memoryFolderFor(join(project, 'docs', 'guide', 'CONTRIBUTING.md'), ctx)).toBeNull();
     expect(memoryFolderFor(join(project, 'notes.md'), ctx)).toBeNull();
-    expect(memoryFolderFor(join(home, '.claude', 'projects', 'x', 'memory', 'a.md'), ctx)).toBe(join(home, '.claude', 'projects', 'x', 'memory'));
+    expect(memoryFolderFor(join(home, '.claude', 'projects', 'x', 'memory', 'a.md'), ctx)).toBe(
+      join(home, '.claude', 'projects', 'x', 'memory'),
+    );
     expect(memoryFolderFor(join(home, '.claude', 'projects', 'x', 'notes.md'), ctx)).toBeNull();
-    expect(memoryFolderFor(join(project, '.claude', 'agent-memory-local', 'scratch', 'sub', 'n.md'), ctx)).toBe(join(project, '.claude', 'agent-memory-local', 'scratch'));
-    expect(memoryFolderFor(join(home, '.claude', 'agent-memory', 'reviewer', 'n.md'), ctx)).toBe(join(home, '.claude', 'agent-memory', 'reviewer'));
+    expect(memoryFolderFor(join(project, '.claude', 'agent-memory-local', 'scratch', 'sub', 'n.md'), ctx)).toBe(
+      join(project, '.claude', 'agent-memory-local', 'scratch'),
+    );
+    expect(memoryFolderFor(join(home, '.claude', 'agent-memory', 'reviewer', 'n.md'), ctx)).toBe(
+      join(home, '.claude', 'agent-memory', 'reviewer'),
+    );
     expect(memoryFolderFor(join(custom, 'n.md'), ctx)).toBe(custom);
-    expect(memoryFolderFor(join(home, '.hermes', 'memories', 'MEMORY.md'), ctx)).toBe(join(home, '.hermes', 'memories'));
+    expect(memoryFolderFor(join(home, '.hermes', 'memories', 'MEMORY.md'), ctx)).toBe(
+      join(home, '.hermes', 'memories'),
+    );
     expect(memoryFolderFor(join(project, 'notes.md'), ctx, [project])).toBe(project);
   });
 });
@@ -77,12 +91,23 @@ describe('the Claude Code hook guards only memory folders', () => {
     const dup = readdirSync(project).find((f) => f.startsWith('feedback_'))!;
     const r = runBin(['guard', '--claude-hook'], {
       env: { HOME: home },
-      stdin: JSON.stringify({ tool_name: 'Write', cwd: project, tool_input: { file_path: join(project, 'docs', 'guide', 'CONTRIBUTING.md'), content: 'x' } }),
+      stdin: JSON.stringify({
+        tool_name: 'Write',
+        cwd: project,
+        tool_input: { file_path: join(project, 'docs', 'guide', 'CONTRIBUTING.md'), content: 'x' },
+      }),
     });
     expect([r.code, r.stdout]).toEqual([0, '']);
     const r2 = runBin(['guard', '--claude-hook'], {
       env: { HOME: home },
-      stdin: JSON.stringify({ tool_name: 'Write', cwd: project, tool_input: { file_path: join(project, `copy-of-${dup}`), content: readFileSync(join(project, dup), 'utf8').replace(/^name: .*$/m, 'name: a-copy') } }),
+      stdin: JSON.stringify({
+        tool_name: 'Write',
+        cwd: project,
+        tool_input: {
+          file_path: join(project, `copy-of-${dup}`),
+          content: readFileSync(join(project, dup), 'utf8').replace(/^name: .*$/m, 'name: a-copy'),
+        },
+      }),
     });
     expect([r2.code, r2.stdout]).toEqual([0, '']);
     expect(existsSync(join(project, '.memlint'))).toBe(false);
@@ -95,7 +120,11 @@ describe('the Claude Code hook guards only memory folders', () => {
     const body = readFileSync(join(dir, dup), 'utf8').replace('name: use-pnpm', 'name: pnpm-again');
     const r = runBin(['guard', '--claude-hook'], {
       env: { HOME: home },
-      stdin: JSON.stringify({ tool_name: 'Write', cwd: project, tool_input: { file_path: join(dir, 'feedback_pnpm-again.md'), content: body } }),
+      stdin: JSON.stringify({
+        tool_name: 'Write',
+        cwd: project,
+        tool_input: { file_path: join(dir, 'feedback_pnpm-again.md'), content: body },
+      }),
     });
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
@@ -105,7 +134,9 @@ describe('check and consolidate over several vaults', () => {
   it('a folder holding several vaults is checked vault by vault, with a summary table', () => {
     const parent = tempDir();
     cpSync(DEMO, join(parent, 'one'), { recursive: true });
-    cpSync(join(process.cwd(), 'fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault'), join(parent, 'two'), { recursive: true });
+    cpSync(join(process.cwd(), 'fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault'), join(parent, 'two'), {
+      recursive: true,
+    });
     mkdirSync(join(parent, 'hermes'));
     writeFileSync(join(parent, 'hermes', 'MEMORY.md'), 'Use pnpm.\n§\nDeploys on Fridays are frozen.\n');
     const r = runBin(['check', parent]);
@@ -115,9 +146,16 @@ describe('check and consolidate over several vaults', () => {
     expect(r.stdout).toMatch(/^two +claude +3 +0 +0 +0$/m);
     expect(r.stdout).not.toMatch(/MEMORY\.md is not reachable|one\/MEMORY\.md/); // no child index reported as a note
     expect(r.stdout).toMatch(/3 vaults \(\d with errors\)/);
-    const json = JSON.parse(runBin(['check', parent, '--format', 'json']).stdout) as { summary: { vaults: number }; vaults: { label: string; kind: string; vault: string }[] };
+    const json = JSON.parse(runBin(['check', parent, '--format', 'json']).stdout) as {
+      summary: { vaults: number };
+      vaults: { label: string; kind: string; vault: string }[];
+    };
     expect(json.summary.vaults).toBe(3);
-    expect(json.vaults.map((v) => [v.label, v.kind])).toEqual([['hermes', 'hermes'], ['one', 'claude'], ['two', 'claude']]);
+    expect(json.vaults.map((v) => [v.label, v.kind])).toEqual([
+      ['hermes', 'hermes'],
+      ['one', 'claude'],
+      ['two', 'claude'],
+    ]);
     expect(r.code).toBe(1);
   });
 
@@ -126,8 +164,12 @@ describe('check and consolidate over several vaults', () => {
     const r = runBin(['check', '--all', '--format', 'json'], { cwd: project, env: { HOME: home } });
     const json = JSON.parse(r.stdout) as { summary: { vaults: number }; vaults: { label: string; kind: string }[] };
     expect(json.vaults.map((v) => v.label)).toEqual([
-      '~/notes/claude-memory', '~/.claude/projects/-home-u-work-app/memory', '~/.claude/agent-memory/reviewer',
-      '~/work/app/.claude/agent-memory/planner', '~/work/app/.claude/agent-memory-local/scratch', '~/.hermes/memories',
+      '~/notes/claude-memory',
+      '~/.claude/projects/-home-u-work-app/memory',
+      '~/.claude/agent-memory/reviewer',
+      '~/work/app/.claude/agent-memory/planner',
+      '~/work/app/.claude/agent-memory-local/scratch',
+      '~/.hermes/memories',
     ]);
     expect(json.vaults.at(-1)!.kind).toBe('hermes');
     const pretty = runBin(['check', '--all'], { cwd: project, env: { HOME: home } });

@@ -11,10 +11,14 @@ import { tempDir } from './helpers/run.js';
 
 function vault(): string {
   const dir = tempDir();
-  writeFileSync(join(dir, 'api.md'), '---\nname: api\ndescription: the API server\ntype: project\n---\nThe API server.\n');
+  writeFileSync(
+    join(dir, 'api.md'),
+    '---\nname: api\ndescription: the API server\ntype: project\n---\nThe API server.\n',
+  );
   const lines = ['# Memory', '', '- [API](api.md) — The API server port is 3000'];
   // Filler lines share no word with each other or with the API lines: nothing to compare them with.
-  const word = (i: number): string => `q${[...i.toString(26)].map((d) => String.fromCharCode(97 + parseInt(d, 26))).join('')}z`;
+  const word = (i: number): string =>
+    `q${[...i.toString(26)].map((d) => String.fromCharCode(97 + parseInt(d, 26))).join('')}z`;
   for (let i = 0; i < 220; i++) lines.push(`- ${word(i)} ${word(i + 5000)}`);
   lines.push('- The API server port is 8080');
   writeFileSync(join(dir, 'MEMORY.md'), lines.join('\n') + '\n');
@@ -25,7 +29,9 @@ async function lost(dir: string, cache: boolean): Promise<{ findings: Finding[];
   startCounting();
   let findings: Finding[];
   try {
-    findings = (await checkVault(dir, cache ? { cache: { racyMarginMs: 0 } } : {})).findings.filter((f) => f.ruleId === 'index/lost-correction');
+    findings = (await checkVault(dir, cache ? { cache: { racyMarginMs: 0 } } : {})).findings.filter(
+      (f) => f.ruleId === 'index/lost-correction',
+    );
   } finally {
     stopCounting();
   }

@@ -17,11 +17,25 @@ import { copyToTemp, tempDir } from './helpers/run.js';
 import { hasCorpus } from './helpers/corpus.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus');
-const labelsSchema = z.object({
-  description: z.string(),
-  labels: z.array(z.object({ vault: z.string(), file: z.string(), rule: z.string(), label: z.enum(['tp', 'fp']), reason: z.string().min(10) }).strict()),
-}).strict();
-const { labels } = labelsSchema.parse(JSON.parse(readFileSync(join('test', 'data', 'memory-rules-precision.json'), 'utf8')));
+const labelsSchema = z
+  .object({
+    description: z.string(),
+    labels: z.array(
+      z
+        .object({
+          vault: z.string(),
+          file: z.string(),
+          rule: z.string(),
+          label: z.enum(['tp', 'fp']),
+          reason: z.string().min(10),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+const { labels } = labelsSchema.parse(
+  JSON.parse(readFileSync(join('test', 'data', 'memory-rules-precision.json'), 'utf8')),
+);
 const key = (v: string, f: string, r: string): string => `${v}\t${f}\t${r}`;
 
 describe.runIf(hasCorpus)('memory/ rules on the corpus', () => {
@@ -29,9 +43,12 @@ describe.runIf(hasCorpus)('memory/ rules on the corpus', () => {
     const found = new Set<string>();
     for (const kind of ['claude', 'hermes']) {
       for (const v of readdirSync(join(CORPUS, kind)).sort()) {
-        const r = await checkVault(join(CORPUS, kind, v), { config: { ...DEFAULT_CONFIG, rules: { 'memory/duplicates-context-file': { options: { home: null } } } } });
+        const r = await checkVault(join(CORPUS, kind, v), {
+          config: { ...DEFAULT_CONFIG, rules: { 'memory/duplicates-context-file': { options: { home: null } } } },
+        });
         expect(r.crashed).toBe(false);
-        for (const f of r.findings) if (f.ruleId.startsWith('memory/')) found.add(key(`${kind}/${v}`, f.file, f.ruleId));
+        for (const f of r.findings)
+          if (f.ruleId.startsWith('memory/')) found.add(key(`${kind}/${v}`, f.file, f.ruleId));
       }
     }
     expect([...found].sort()).toEqual(labels.map((l) => key(l.vault, l.file, l.rule)).sort());
@@ -46,7 +63,17 @@ describe.runIf(hasCorpus)('memory/ rules on the corpus', () => {
 describe('guard and the memory/ rules', () => {
   it('a draft that is a session log carries memory/session-residue, which asks rather than refuses', () => {
     const vault = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
-    const draft = readFileSync(join('fixtures', 'memory', 'session-residue', 'session-log', 'vault', 'session_2026-05-25_marketing_site_build.md'), 'utf8');
+    const draft = readFileSync(
+      join(
+        'fixtures',
+        'memory',
+        'session-residue',
+        'session-log',
+        'vault',
+        'session_2026-05-25_marketing_site_build.md',
+      ),
+      'utf8',
+    );
     const r = guardDraft(vault, DEFAULT_CONFIG, draft, { targetPath: 'session_marketing.md' });
     const residue = r.problems.filter((p) => p.ruleId === 'memory/session-residue');
     expect(residue).toHaveLength(1);
@@ -56,7 +83,11 @@ describe('guard and the memory/ rules', () => {
 
   it('a plain rule draft carries none of them', () => {
     const vault = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
-    const r = guardDraft(vault, DEFAULT_CONFIG, '---\nname: tabs\ndescription: tabs not spaces\ntype: feedback\n---\n\nUse tabs in Go files.\n\n**Why:** gofmt.\n');
+    const r = guardDraft(
+      vault,
+      DEFAULT_CONFIG,
+      '---\nname: tabs\ndescription: tabs not spaces\ntype: feedback\n---\n\nUse tabs in Go files.\n\n**Why:** gofmt.\n',
+    );
     expect(r.problems.filter(asksAbout)).toEqual([]);
   });
 });
@@ -66,7 +97,18 @@ describe('memory/restates-project with a git project', () => {
     const { execFileSync } = await import('node:child_process');
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const project = tempDir();
-    const git = (...args: string[]): string => execFileSync('git', args, { cwd: project, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, {
+        cwd: project,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
     git('init', '-q');
     const hashes: string[] = [];
     for (const msg of ['add parser', 'fix the retry loop', 'rename the cache']) {
@@ -78,11 +120,16 @@ describe('memory/restates-project with a git project', () => {
     const vault = join(project, 'memory');
     mkdirSync(vault);
     writeFileSync(join(vault, 'MEMORY.md'), '- [History](history.md)\n');
-    writeFileSync(join(vault, 'history.md'), `---\nname: history\ndescription: recent commits\ntype: project\n---\n\n${hashes.map((h, i) => `- ${h} ${['add parser', 'fix the retry loop', 'rename the cache'][i]}`).join('\n')}\n`);
+    writeFileSync(
+      join(vault, 'history.md'),
+      `---\nname: history\ndescription: recent commits\ntype: project\n---\n\n${hashes.map((h, i) => `- ${h} ${['add parser', 'fix the retry loop', 'rename the cache'][i]}`).join('\n')}\n`,
+    );
     const config = { ...DEFAULT_CONFIG, rules: { 'memory/duplicates-context-file': { options: { home: null } } } };
     const withRoot = await checkVault(vault, { config, root: project });
     const found = withRoot.findings.filter((f) => f.ruleId === 'memory/restates-project');
-    expect(found.map((f) => f.message)).toEqual([`100% of this note restates the project: git history (commits ${hashes.join(', ')})`]);
+    expect(found.map((f) => f.message)).toEqual([
+      `100% of this note restates the project: git history (commits ${hashes.join(', ')})`,
+    ]);
     const without = await checkVault(vault, { config });
     expect(without.findings.filter((f) => f.ruleId === 'memory/restates-project')).toEqual([]);
   });

@@ -12,7 +12,9 @@ function view(text: string): BodyView {
   const p = parseMarkdown('n.md', '/n.md', 'note', bytes, { size: bytes.length, mtimeMs: 0, mode: 0o644 }, 1 << 20);
   return { text: p.text, bodyOffset: p.bodyOffset, codeRanges: p.scan.codeRanges, position: p.position };
 }
-const kept = view('---\nname: k\n---\nAlways use pnpm to install; never run npm install. The lockfile is pnpm-lock.yaml.\n\n- Run `pnpm test` before a push.\n');
+const kept = view(
+  '---\nname: k\n---\nAlways use pnpm to install; never run npm install. The lockfile is pnpm-lock.yaml.\n\n- Run `pnpm test` before a push.\n',
+);
 
 describe('held: what a kept note already says', () => {
   it('a reordered, shortened or identical sentence is held', () => {
@@ -28,9 +30,14 @@ describe('held: what a kept note already says', () => {
   });
 
   it('carries each missing unit once, in order, across several retired notes; code blocks whole', () => {
-    const a = view('---\nname: a\n---\nAlways use pnpm to install. Tell the mobile team first.\n\n```sh\npnpm i --frozen-lockfile\n```\n');
+    const a = view(
+      '---\nname: a\n---\nAlways use pnpm to install. Tell the mobile team first.\n\n```sh\npnpm i --frozen-lockfile\n```\n',
+    );
     const b = view('---\nname: b\n---\nTell the mobile team first. Ask #infra for the token.\n');
-    const carried = unheldUnits(kept, [{ from: 'a.md', view: a }, { from: 'b.md', view: b }]);
+    const carried = unheldUnits(kept, [
+      { from: 'a.md', view: a },
+      { from: 'b.md', view: b },
+    ]);
     expect(carried).toEqual([
       { from: 'a.md', units: ['Tell the mobile team first.', '```sh\npnpm i --frozen-lockfile\n```'] },
       { from: 'b.md', units: ['Ask #infra for the token.'] },
@@ -38,11 +45,15 @@ describe('held: what a kept note already says', () => {
   });
 });
 
-describe('apply: approving the merge keeps the retired note\'s extra fact', () => {
+describe("apply: approving the merge keeps the retired note's extra fact", () => {
   it('demo vault: "or npm ci" from the retired note is in the kept note after --execute, and undo restores both', () => {
     const vault = copyToTemp(join('fixtures', 'demo-vault'));
     const proposal = proposeInto(vault, join(tempDir(), 'p.yaml'));
-    editProposal(proposal, (items) => items.forEach((i) => { if (i.kind === 'near-duplicate') i.decision = 'approve'; }));
+    editProposal(proposal, (items) =>
+      items.forEach((i) => {
+        if (i.kind === 'near-duplicate') i.decision = 'approve';
+      }),
+    );
     const keptBefore = readFileSync(join(vault, 'feedback_use-pnpm.md'), 'utf8');
     expect(keptBefore).not.toContain('npm ci');
     const r = runBin(['apply', proposal, '--execute']);

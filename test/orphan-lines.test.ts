@@ -37,7 +37,9 @@ describe('orphan: which notes get an index line', () => {
     const items = orphans('line-in-the-index-style');
     const lines = new Map(items.map((i) => [i.notes[0]!.path, added(i)[0]]));
     const scroll = lines.get('feedback_verify_scroll.md')!;
-    expect(scroll.startsWith('- [feedback_verify_scroll.md](./feedback_verify_scroll.md) - A sidebar with overflow-y:auto')).toBe(true);
+    expect(
+      scroll.startsWith('- [feedback_verify_scroll.md](./feedback_verify_scroll.md) - A sidebar with overflow-y:auto'),
+    ).toBe(true);
     expect(scroll).toMatch(/ \w+…$/);
     expect(scroll.length).toBeLessThan(200);
   });
@@ -45,7 +47,9 @@ describe('orphan: which notes get an index line', () => {
   it('in a vault without front matter: a working log gets no line; a note gets its first prose line as description', () => {
     const items = orphans('no-front-matter');
     const lines = new Map(items.map((i) => [i.notes[0]!.path, added(i)[0]]));
-    expect(lines.get('ct-scan-fix.md')).toBe('- [ct-scan-fix.md](ct-scan-fix.md) — The CT viewer needs the two-phase AMF request: metadata first, then pixels.');
+    expect(lines.get('ct-scan-fix.md')).toBe(
+      '- [ct-scan-fix.md](ct-scan-fix.md) — The CT viewer needs the two-phase AMF request: metadata first, then pixels.',
+    );
     expect(lines.get('imaging-progress.md')).toBeUndefined();
     expect(String(items.find((i) => i.notes[0]!.path === 'imaging-progress.md')?.evidence.why)).toMatch(/working log/);
   });

@@ -9,7 +9,11 @@ import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { ITEM_KINDS } from '../src/config/item-kinds.js';
 import { isProposed, MEASURED, PROPOSE_AT } from '../src/consolidate/policy.js';
 
-interface Label { kind: string; status: string; label: 'useful' | 'noise' }
+interface Label {
+  kind: string;
+  status: string;
+  label: 'useful' | 'noise';
+}
 const labels = JSON.parse(readFileSync('test/data/proposal-precision.json', 'utf8')) as Label[];
 
 describe('proposal policy', () => {

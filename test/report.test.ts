@@ -15,7 +15,10 @@ describe('report --html', () => {
   it('writes one self-contained file that loads nothing from the network and escapes note text', () => {
     const vault = copyToTemp(DEMO);
     // A note that tries to inject markup into the report.
-    writeFileSync(join(vault, 'MEMORY.md'), `${readFileSync(join(vault, 'MEMORY.md'), 'utf8')}- <script>alert(1)</script> [x](x.md)\n`);
+    writeFileSync(
+      join(vault, 'MEMORY.md'),
+      `${readFileSync(join(vault, 'MEMORY.md'), 'utf8')}- <script>alert(1)</script> [x](x.md)\n`,
+    );
     // Into the note the merge keeps: a retired note must be the smaller side, or the merge would drop its text.
     const dup = join(vault, 'feedback_use-pnpm.md');
     writeFileSync(dup, `${readFileSync(dup, 'utf8')}\n<img src=x onerror=alert(2)>\n`);
@@ -23,7 +26,7 @@ describe('report --html', () => {
     const r = runBin(['report', vault, '--html', out]);
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
-    expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(html).toContain('Content-Security-Policy" content="default-src \'none\'');
     expect(html).not.toMatch(/<script|<img|src="http|href="http/i);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;'); // the index line past the cut
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;'); // the duplicate's body in the diff
@@ -41,38 +44,55 @@ describe('report --html', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/aria-label="size: [\d,]+ of 25000 bytes"/);
   });
 
-  it.skipIf(missing(existsSync(CHROMIUM), `Chromium (${CHROMIUM}; .ci/run installs Debian's)`))('renders in headless Chromium without console errors: gauge, diff, graph; screenshot saved', async () => {
-    const vault = copyToTemp(DEMO);
-    const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));
-    approveAll(proposal);
-    const out = join(tempDir(), 'report.html');
-    expect(runBin(['report', proposal, '--html', out]).code).toBe(0);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('request', (req) => { if (!req.url().startsWith('file:')) requests.push(req.url()); });
-      await page.goto(pathToFileURL(out).href);
-      expect(await page.locator('#gauge svg.gauge').count()).toBe(2);
-      expect(await page.locator('#gauge line.cut').count()).toBe(2);
-      expect(await page.locator('#lost tr').count()).toBeGreaterThan(0);
-      expect(await page.locator('.diff del, .diff ins').count()).toBeGreaterThan(0);
-      expect(await page.locator('.contra mark').count()).toBeGreaterThanOrEqual(2);
-      expect(await page.locator('#graph circle.orphan').count()).toBeGreaterThan(0);
-      expect(await page.locator('#graph line.dangling').count()).toBeGreaterThan(0);
-      expect(await page.locator('.pill.approve').count()).toBeGreaterThan(0);
-      mkdirSync('test-artifacts', { recursive: true });
-      await page.screenshot({ path: join('test-artifacts', 'report.png'), fullPage: true });
-      expect(errors).toEqual([]);
-      expect(requests).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  it.skipIf(missing(existsSync(CHROMIUM), `Chromium (${CHROMIUM}; .ci/run installs Debian's)`))(
+    'renders in headless Chromium without console errors: gauge, diff, graph; screenshot saved',
+    async () => {
+      const vault = copyToTemp(DEMO);
+      const proposal = proposeInto(vault, join(vault, '..', 'p.yaml'));
+      approveAll(proposal);
+      const out = join(tempDir(), 'report.html');
+      expect(runBin(['report', proposal, '--html', out]).code).toBe(0);
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+        const errors: string[] = [];
+        const requests: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(m.text());
+        });
+        page.on('pageerror', (e) => errors.push(e.message));
+        page.on('request', (req) => {
+          if (!req.url().startsWith('file:')) requests.push(req.url());
+        });
+        await page.goto(pathToFileURL(out).href);
+        expect(await page.locator('#gauge svg.gauge').count()).toBe(2);
+        expect(await page.locator('#gauge line.cut').count()).toBe(2);
+        expect(await page.locator('#lost tr').count()).toBeGreaterThan(0);
+        expect(await page.locator('.diff del, .diff ins').count()).toBeGreaterThan(0);
+        expect(await page.locator('.contra mark').count()).toBeGreaterThanOrEqual(2);
+        expect(await page.locator('#graph circle.orphan').count()).toBeGreaterThan(0);
+        expect(await page.locator('#graph line.dangling').count()).toBeGreaterThan(0);
+        expect(await page.locator('.pill.approve').count()).toBeGreaterThan(0);
+        mkdirSync('test-artifacts', { recursive: true });
+        await page.screenshot({ path: join('test-artifacts', 'report.png'), fullPage: true });
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

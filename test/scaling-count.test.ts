@@ -19,7 +19,10 @@ import { generateHardVault, planHardVault } from '../scripts/bench/generate.mjs'
 const root = mkdtempSync(join(tmpdir(), 'memlint-scaling-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-interface Counts { readonly check: Record<string, number>; readonly consolidate: Record<string, number> }
+interface Counts {
+  readonly check: Record<string, number>;
+  readonly consolidate: Record<string, number>;
+}
 
 /** Counters of `check`, then of `consolidate` (its own stages; the contradiction stage is counted by its own test), on one generated vault. */
 async function countedBoth(n: number): Promise<Counts> {
@@ -31,7 +34,10 @@ async function countedBoth(n: number): Promise<Counts> {
     const check = stopCounting();
     const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
     startCounting();
-    consolidateVault(vault, { stages: STAGES.filter((s) => s.id !== 'contradictions'), now: new Date('2026-01-01T00:00:00Z') });
+    consolidateVault(vault, {
+      stages: STAGES.filter((s) => s.id !== 'contradictions'),
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
     const consolidate = stopCounting();
     return { check, consolidate };
   } finally {
@@ -41,7 +47,8 @@ async function countedBoth(n: number): Promise<Counts> {
 
 // Both sizes are generated once; each test below reads its part.
 let runs: Promise<[Counts, Counts]> | null = null;
-const both = (): Promise<[Counts, Counts]> => (runs ??= (async () => [await countedBoth(1000), await countedBoth(4000)] as [Counts, Counts])());
+const both = (): Promise<[Counts, Counts]> =>
+  (runs ??= (async () => [await countedBoth(1000), await countedBoth(4000)] as [Counts, Counts])());
 
 async function counted(n: number): Promise<Record<string, number>> {
   const [small, large] = await both();
@@ -70,10 +77,13 @@ describe('check: pairwise work on the hard shape, 1k → 4k notes', () => {
   it('the counter would have caught the old path: brute force over the same targets grows ≥ 10×', () => {
     // Not timed: one edit distance per (distinct broken target, stem), as closest() did before the index.
     const pairs = (n: number): number => {
-      const { files, index } = (planHardVault as (n: number) => { files: { rel: string; text: string }[]; index: string })(n);
+      const { files, index } = (
+        planHardVault as (n: number) => { files: { rel: string; text: string }[]; index: string }
+      )(n);
       const stems = new Set(files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -3)));
       const targets = new Set<string>();
-      for (const text of [index, ...files.map((f) => f.text)]) for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!stems.has(m[1]!)) targets.add(m[1]!);
+      for (const text of [index, ...files.map((f) => f.text)])
+        for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (!stems.has(m[1]!)) targets.add(m[1]!);
       return targets.size * stems.size;
     };
     expect(pairs(4000) / pairs(1000)).toBeGreaterThanOrEqual(10);
@@ -85,7 +95,11 @@ describe('consolidate: pairwise work on the hard shape, 1k → 4k notes (every s
   it('candidate pairs, exact comparisons and rare-key pair counts grow below quadratic (≤ 8×; index measures ≤ 5×)', async () => {
     const [small, large] = await both();
     // The similarity pass must have run and been counted (its candidates come from LSH and rare shingles).
-    for (const name of ['similarity.candidatePairs', 'similarity.exactComparisons', 'similarity.rareKeyPairIncrements']) {
+    for (const name of [
+      'similarity.candidatePairs',
+      'similarity.exactComparisons',
+      'similarity.rareKeyPairIncrements',
+    ]) {
       expect(small.consolidate[name], name).toBeGreaterThan(100);
     }
     const names = new Set([...Object.keys(small.consolidate), ...Object.keys(large.consolidate)]);

@@ -23,12 +23,27 @@ export function disagreements(body: string): string[] {
   for (const at of candidates(body)) {
     const a = inside(scan.codeRanges, at);
     const b = inside(remark.opaque, at);
-    if (a !== b) problems.push(`offset ${at} (${JSON.stringify(body.slice(at, at + 30))}): scanner says ${a ? 'code' : 'text'}, remark says ${b ? 'code' : 'text'}`);
+    if (a !== b)
+      problems.push(
+        `offset ${at} (${JSON.stringify(body.slice(at, at + 30))}): scanner says ${a ? 'code' : 'text'}, remark says ${b ? 'code' : 'text'}`,
+      );
   }
-  const dec = (u: string): string => { try { return decodeURI(u); } catch { return u; } };
+  const dec = (u: string): string => {
+    try {
+      return decodeURI(u);
+    } catch {
+      return u;
+    }
+  };
   const localMd = (u: string): boolean => /\.md(#.*)?$/i.test(u) && !/^[a-z][a-z0-9+.-]*:/i.test(u);
-  const fromScan = scan.links.filter((l) => (l.kind === 'markdown' || l.kind === 'definition') && localMd(dec(l.target))).map((l) => `${l.kind}@${l.offset}:${dec(l.target)}`).sort();
-  const fromRemark = remark.links.filter((l) => localMd(dec(l.url))).map((l) => `${l.kind}@${l.offset}:${dec(l.url)}`).sort();
+  const fromScan = scan.links
+    .filter((l) => (l.kind === 'markdown' || l.kind === 'definition') && localMd(dec(l.target)))
+    .map((l) => `${l.kind}@${l.offset}:${dec(l.target)}`)
+    .sort();
+  const fromRemark = remark.links
+    .filter((l) => localMd(dec(l.url)))
+    .map((l) => `${l.kind}@${l.offset}:${dec(l.url)}`)
+    .sort();
   const missing = fromRemark.filter((x) => !fromScan.includes(x));
   const extra = fromScan.filter((x) => !fromRemark.includes(x));
   for (const m of missing) problems.push(`link remark found, scanner missed: ${m}`);

@@ -29,7 +29,11 @@ function work(text: string): number {
   startCounting();
   scanMarkdown(text, 0);
   const c = stopCounting();
-  return Object.entries(c).filter(([k]) => k.startsWith('scan.')).reduce((s, [, v]) => s + v, 0) + text.length;
+  return (
+    Object.entries(c)
+      .filter(([k]) => k.startsWith('scan.'))
+      .reduce((s, [, v]) => s + v, 0) + text.length
+  );
 }
 
 describe('the scanner is linear on pathological input (work counted)', () => {

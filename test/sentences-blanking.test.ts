@@ -10,7 +10,8 @@ type Note = Parameters<typeof sentences>[0];
 function reference(note: Note): ReturnType<typeof sentences> {
   let text = note.text;
   for (const [s, e] of note.codeRanges) {
-    if (s >= note.bodyOffset && text.slice(s, e).includes('\n')) text = text.slice(0, s) + text.slice(s, e).replace(/[^\n]/g, ' ') + text.slice(e);
+    if (s >= note.bodyOffset && text.slice(s, e).includes('\n'))
+      text = text.slice(0, s) + text.slice(s, e).replace(/[^\n]/g, ' ') + text.slice(e);
   }
   return sentences({ ...note, text, codeRanges: [] });
 }
@@ -34,15 +35,36 @@ describe('sentences: code blocks blanked in one pass', () => {
   });
 
   it('handles ranges out of order, overlapping, nested, and before the body', () => {
-    const text = readFileSync('fixtures/demo-vault/feedback_use-pnpm.md', 'utf8') + '\n```\nnever run npm install. ever.\n```\nAfter the block. Another line here.\n\n```js\nx = 1;\ny = 2.\n```\n';
-    const open1 = text.indexOf('```\nnever'), close1 = text.indexOf('```\nAfter') + 3;
-    const open2 = text.indexOf('```js'), close2 = text.lastIndexOf('```') + 3;
-    const base = { text, bodyOffset: text.indexOf('\n---\n') + 5, position: (o: number) => ({ line: text.slice(0, o).split('\n').length, column: 1 }) };
+    const text =
+      readFileSync('fixtures/demo-vault/feedback_use-pnpm.md', 'utf8') +
+      '\n```\nnever run npm install. ever.\n```\nAfter the block. Another line here.\n\n```js\nx = 1;\ny = 2.\n```\n';
+    const open1 = text.indexOf('```\nnever'),
+      close1 = text.indexOf('```\nAfter') + 3;
+    const open2 = text.indexOf('```js'),
+      close2 = text.lastIndexOf('```') + 3;
+    const base = {
+      text,
+      bodyOffset: text.indexOf('\n---\n') + 5,
+      position: (o: number) => ({ line: text.slice(0, o).split('\n').length, column: 1 }),
+    };
     for (const codeRanges of [
-      [[open2, close2], [open1, close1]],
-      [[open1, close1], [open1 + 2, close1 - 1], [open2, close2]],
-      [[open1, close2], [open2, close2]],
-      [[0, 10], [open1, close1]],
+      [
+        [open2, close2],
+        [open1, close1],
+      ],
+      [
+        [open1, close1],
+        [open1 + 2, close1 - 1],
+        [open2, close2],
+      ],
+      [
+        [open1, close2],
+        [open2, close2],
+      ],
+      [
+        [0, 10],
+        [open1, close1],
+      ],
     ] as [number, number][][]) {
       const note = { ...base, codeRanges };
       expect(sentences(note)).toEqual(reference(note));

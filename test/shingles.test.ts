@@ -14,11 +14,38 @@ const same = (text: string): void => {
 
 describe('shingleHashes', () => {
   it('equals hashSet(shingles()) on edge cases', () => {
-    for (const t of ['', 'a', 'the', 'the a', 'deploy', 'deploy deploy deploy', 'use pnpm. not npm!', '中文 记忆 测试', 'the 中 the 文', "it's o'neil's --- x-", 'ＦＵＬＬ width', '1,000,000 and 3.14', 'é e\u0301']) same(t);
+    for (const t of [
+      '',
+      'a',
+      'the',
+      'the a',
+      'deploy',
+      'deploy deploy deploy',
+      'use pnpm. not npm!',
+      '中文 记忆 测试',
+      'the 中 the 文',
+      "it's o'neil's --- x-",
+      'ＦＵＬＬ width',
+      '1,000,000 and 3.14',
+      'é e\u0301',
+    ])
+      same(t);
   });
 
   it('equals hashSet(shingles()) on random text', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('the', 'a', 'deploy', 'pnpm', '中', '文', 'x.', "y'", 'z-', '1,000', 'Ü'), fc.string({ maxLength: 6 })), { maxLength: 40 }), (words) => same(words.join(' '))), { numRuns: propertyRuns(500) });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('the', 'a', 'deploy', 'pnpm', '中', '文', 'x.', "y'", 'z-', '1,000', 'Ü'),
+            fc.string({ maxLength: 6 }),
+          ),
+          { maxLength: 40 },
+        ),
+        (words) => same(words.join(' ')),
+      ),
+      { numRuns: propertyRuns(500) },
+    );
   });
 
   it.skipIf(!hasCorpus)('equals hashSet(shingles()) on every corpus file', () => {
@@ -30,14 +57,27 @@ describe('shingleHashes', () => {
 
 describe('tokens', () => {
   // The reference: the Unicode-property regex on the NFKC form, for every text.
-  const TOKEN = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-  const reference = (text: string): string[] => (text.normalize('NFKC').toLowerCase().match(TOKEN) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
+  const TOKEN =
+    /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+  const reference = (text: string): string[] =>
+    (text.normalize('NFKC').toLowerCase().match(TOKEN) ?? []).map((t) => t.replace(/[.'-]+$/, ''));
 
   it('the ASCII fast path gives the tokens the Unicode regex gives, on random ASCII text', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'aZ09 _.,\'-\n\t!?#`*[]()1,000.5:;/\\|é中'.split('')), maxLength: 200 }), (t) => {
-      expect(tokens(t)).toEqual(reference(t));
-    }), { numRuns: propertyRuns(2000) });
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (t) => { expect(tokens(t)).toEqual(reference(t)); }), { numRuns: propertyRuns(2000) });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..."aZ09 _.,'-\n\t!?#`*[]()1,000.5:;/\\|é中".split('')), maxLength: 200 }),
+        (t) => {
+          expect(tokens(t)).toEqual(reference(t));
+        },
+      ),
+      { numRuns: propertyRuns(2000) },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (t) => {
+        expect(tokens(t)).toEqual(reference(t));
+      }),
+      { numRuns: propertyRuns(2000) },
+    );
   });
 
   it.skipIf(!hasCorpus)('… and on every corpus file', () => {

@@ -6,13 +6,19 @@ import { areAntonyms, typoLevel } from '../src/similarity/lexicon.js';
 import { vaultFromText } from '../src/vault/from-text.js';
 
 const notes = (a: string, b: string) => {
-  const v = vaultFromText('/tmp', DEFAULT_CONFIG, [{ path: 'a.md', text: `---\nname: a\n---\n\n${a}\n` }, { path: 'b.md', text: `---\nname: b\n---\n\n${b}\n` }]);
+  const v = vaultFromText('/tmp', DEFAULT_CONFIG, [
+    { path: 'a.md', text: `---\nname: a\n---\n\n${a}\n` },
+    { path: 'b.md', text: `---\nname: b\n---\n\n${b}\n` },
+  ]);
   return noteConflicts(noteClauses(v.notes[0]!), noteClauses(v.notes[1]!), 1);
 };
 
 describe('conflict engine', () => {
   it('a command recommended in one note and called dangerous in another conflicts', () => {
-    const found = notes('After changing .env, run `pm2 restart api --update-env` so the new variables load.', 'Do not rely on `pm2 restart --update-env`: it is unreliable and dangerous here, it kept stale variables twice. Delete and start the process instead.');
+    const found = notes(
+      'After changing .env, run `pm2 restart api --update-env` so the new variables load.',
+      'Do not rely on `pm2 restart --update-env`: it is unreliable and dangerous here, it kept stale variables twice. Delete and start the process instead.',
+    );
     expect(found[0]?.conflict.kind).toBe('polarity');
   });
   it.each([
@@ -23,7 +29,12 @@ describe('conflict engine', () => {
     expect(notes(a, b)).toEqual([]);
   });
   it('a sentence that only mentions a tool is not "using" it against a note that dropped it', () => {
-    expect(sentenceConflict(viewSentence('We dropped Docker for the dev boxes; everything runs natively.'), viewSentence('Docker Desktop licensing was discussed in the dev boxes meeting.'))).toBeNull();
+    expect(
+      sentenceConflict(
+        viewSentence('We dropped Docker for the dev boxes; everything runs natively.'),
+        viewSentence('Docker Desktop licensing was discussed in the dev boxes meeting.'),
+      ),
+    ).toBeNull();
   });
   it('antonyms come from WordNet and negative prefixes; typos are not conflicts', () => {
     expect(areAntonyms('reliable', 'unreliable')).toBe(true);

@@ -14,17 +14,32 @@ import { copyToTemp, runMain } from './helpers/run.js';
 import { expectSameTree, snapshotTree } from './helpers/snapshot.js';
 
 const FIXTURE = join(process.cwd(), 'fixtures', 'hermes', 'over-budget');
-const noState = (m: Map<string, string>): Map<string, string> => new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
-const entriesOf = (text: string): string[] => text.split('\n§\n').map((e) => e.trim()).filter(Boolean);
+const noState = (m: Map<string, string>): Map<string, string> =>
+  new Map([...m].filter(([k]) => !k.startsWith('.memlint')));
+const entriesOf = (text: string): string[] =>
+  text
+    .split('\n§\n')
+    .map((e) => e.trim())
+    .filter(Boolean);
 const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
 
-interface Item { id: string; kind: string; action: { type: string; retire?: string[]; into?: string; body?: string; to?: string }; evidence: Record<string, unknown>; decision: string }
+interface Item {
+  id: string;
+  kind: string;
+  action: { type: string; retire?: string[]; into?: string; body?: string; to?: string };
+  evidence: Record<string, unknown>;
+  decision: string;
+}
 
 async function propose(vault: string): Promise<{ file: string; items: Item[] }> {
   const file = join(vault, '..', 'p.json');
   const r = await runMain(['consolidate', vault, '--out', file]);
   expect(r.code, r.stderr).toBe(0);
-  return { file, items: (JSON.parse(JSON.stringify((await import('yaml')).parse(readFileSync(file, 'utf8')))) as { items: Item[] }).items };
+  return {
+    file,
+    items: (JSON.parse(JSON.stringify((await import('yaml')).parse(readFileSync(file, 'utf8')))) as { items: Item[] })
+      .items,
+  };
 }
 
 describe('store-overflow: a Hermes store over budget gets a plan that makes it fit', () => {
@@ -67,7 +82,9 @@ describe('store-overflow: a Hermes store over budget gets a plan that makes it f
     const archive = readFileSync(join(vault, 'MEMORY-archive.md'), 'utf8');
     expect(entriesOf(archive)).toEqual([entriesOf(original)[3], entriesOf(original)[6]]);
     const now = norm(`${readFileSync(join(vault, 'MEMORY.md'), 'utf8')}\n${archive}`);
-    const sentences = entriesOf(original).flatMap((e) => e.split(/(?<=[.;])\s+/)).map(norm);
+    const sentences = entriesOf(original)
+      .flatMap((e) => e.split(/(?<=[.;])\s+/))
+      .map(norm);
     expect(sentences.filter((s) => !now.includes(s.replace(/[.;]$/, '')))).toEqual([]);
     const u = await runMain(['undo', '--vault', vault]);
     expect(u.code, u.stderr).toBe(0);
@@ -79,7 +96,11 @@ describe('store-overflow: a Hermes store over budget gets a plan that makes it f
     writeFileSync(join(vault, 'MEMORY-archive.md'), 'An entry archived by hand, no newline at the end');
     const { file, items } = await propose(vault);
     expect(items.find((i) => i.evidence.step === 'move to the archive')!.evidence.archiveExists).toBe(true);
-    editProposal(file, (list) => list.forEach((i) => { if (i.evidence.step === 'move to the archive') i.decision = 'approve'; }));
+    editProposal(file, (list) =>
+      list.forEach((i) => {
+        if (i.evidence.step === 'move to the archive') i.decision = 'approve';
+      }),
+    );
     const r = await runMain(['apply', file, '--execute']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const archive = readFileSync(join(vault, 'MEMORY-archive.md'), 'utf8');
@@ -91,7 +112,11 @@ describe('store-overflow: a Hermes store over budget gets a plan that makes it f
     const vault = copyToTemp(FIXTURE);
     const { file } = await propose(vault);
     writeFileSync(join(vault, 'MEMORY-archive.md'), 'written meanwhile\n');
-    editProposal(file, (list) => list.forEach((i) => { if (i.evidence.step === 'move to the archive') i.decision = 'approve'; }));
+    editProposal(file, (list) =>
+      list.forEach((i) => {
+        if (i.evidence.step === 'move to the archive') i.decision = 'approve';
+      }),
+    );
     // --vault: past the whole-proposal guard (the set of files changed), to the item's own freshness check.
     const r = await runMain(['apply', file, '--execute', '--vault', vault]);
     expect(r.stdout + r.stderr).toMatch(/refused[\s\S]*stale: MEMORY-archive\.md changed/);
@@ -105,11 +130,20 @@ describe('store-overflow: a Hermes store over budget gets a plan that makes it f
     text[5] = `${text[4]!.split('; it reads')[0]}.\n| flag | ops/deploy.sh --dry-run |`;
     writeFileSync(join(vault, 'MEMORY.md'), text.join('\n§\n'));
     const { file, items } = await propose(vault);
-    for (const m of items.filter((i) => i.kind === 'store-overflow' && i.evidence.step === 'near duplicates' && i.action.retire?.includes('MEMORY.md#6'))) {
+    for (const m of items.filter(
+      (i) =>
+        i.kind === 'store-overflow' &&
+        i.evidence.step === 'near duplicates' &&
+        i.action.retire?.includes('MEMORY.md#6'),
+    )) {
       expect(m.action.body).toContain('| flag | ops/deploy.sh --dry-run |');
     }
     // Only this stage's items (the near-duplicate stage's own merge of the pair is a separate matter: notes/s11h.md).
-    editProposal(file, (list) => list.forEach((i) => { if (i.kind === 'store-overflow') i.decision = 'approve'; }));
+    editProposal(file, (list) =>
+      list.forEach((i) => {
+        if (i.kind === 'store-overflow') i.decision = 'approve';
+      }),
+    );
     const r = await runMain(['apply', file, '--execute']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const left = `${readFileSync(join(vault, 'MEMORY.md'), 'utf8')}\n${readFileSync(join(vault, 'MEMORY-archive.md'), 'utf8')}`;

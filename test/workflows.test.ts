@@ -6,8 +6,20 @@ import { parse } from 'yaml';
 import { COMMANDS } from '../src/main.js';
 import { CLI, tempDir } from './helpers/run.js';
 
-interface PreCommitHook { id: string; entry: string; language: string; pass_filenames: boolean; files: string }
-interface Step { name: string; run?: string; uses?: string; env?: Record<string, string>; if?: string }
+interface PreCommitHook {
+  id: string;
+  entry: string;
+  language: string;
+  pass_filenames: boolean;
+  files: string;
+}
+interface Step {
+  name: string;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+  if?: string;
+}
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -18,7 +30,9 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(hooks.map((h) => h.id)).toContain('memlint');
     const repo = tempDir();
     git(repo, 'init', '-q');
-    cpSync(join('fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault'), join(repo, 'memory'), { recursive: true });
+    cpSync(join('fixtures', 'note', 'orphan', 'reachable-through-notes', 'vault'), join(repo, 'memory'), {
+      recursive: true,
+    });
     git(repo, 'add', '.');
     for (const h of hooks) {
       expect(h.language).toBe('node');
@@ -36,7 +50,10 @@ describe('.pre-commit-hooks.yaml', () => {
 });
 
 describe('action.yml (composite GitHub Action)', () => {
-  const action = parse(readFileSync('action.yml', 'utf8')) as { runs: { using: string; steps: Step[] }; inputs: Record<string, { default: string }> };
+  const action = parse(readFileSync('action.yml', 'utf8')) as {
+    runs: { using: string; steps: Step[] };
+    inputs: Record<string, { default: string }>;
+  };
 
   it('is a composite action that uploads SARIF', () => {
     expect(action.runs.using).toBe('composite');
@@ -49,11 +66,21 @@ describe('action.yml (composite GitHub Action)', () => {
     const out = join(dir, 'github-output');
     writeFileSync(out, '');
     const r = spawnSync('bash', ['-e', '-c', step.run!], {
-      cwd: process.cwd(), encoding: 'utf8',
-      env: { PATH: process.env.PATH, MEMLINT_VAULT: 'fixtures/demo-vault', MEMLINT_SARIF: join(dir, 'memlint.sarif'), MEMLINT_CLI: CLI, GITHUB_OUTPUT: out },
+      cwd: process.cwd(),
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        MEMLINT_VAULT: 'fixtures/demo-vault',
+        MEMLINT_SARIF: join(dir, 'memlint.sarif'),
+        MEMLINT_CLI: CLI,
+        GITHUB_OUTPUT: out,
+      },
     });
     expect(r.status).toBe(0);
-    const sarif = JSON.parse(readFileSync(join(dir, 'memlint.sarif'), 'utf8')) as { version: string; runs: { results: unknown[] }[] };
+    const sarif = JSON.parse(readFileSync(join(dir, 'memlint.sarif'), 'utf8')) as {
+      version: string;
+      runs: { results: unknown[] }[];
+    };
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0]!.results.length).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^::error file=fixtures\/demo-vault\//m);
@@ -65,7 +92,10 @@ describe('action.yml (composite GitHub Action)', () => {
     const dir = tempDir();
     const vault = join(dir, 'vault');
     cpSync('fixtures/demo-vault', vault, { recursive: true });
-    const r = spawnSync('bash', ['-e', '-c', step.run!], { encoding: 'utf8', env: { PATH: process.env.PATH, MEMLINT_VAULT: vault, MEMLINT_PROPOSAL: join(dir, 'p.yaml'), MEMLINT_CLI: CLI } });
+    const r = spawnSync('bash', ['-e', '-c', step.run!], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, MEMLINT_VAULT: vault, MEMLINT_PROPOSAL: join(dir, 'p.yaml'), MEMLINT_CLI: CLI },
+    });
     expect(r.status).toBe(0);
     expect((parse(readFileSync(join(dir, 'p.yaml'), 'utf8')) as { version: number }).version).toBe(1);
   });

@@ -29,10 +29,16 @@ for (const n of sizes) {
     const t2 = performance.now();
     const proposal = consolidateVault(loadVault(dir, { config }), {});
     row.consolidateMs = Math.round(performance.now() - t2);
-    for (const k of ['contradictionCandidatePairs', 'sentenceComparisons']) row[`consolidate.${k}`] = proposal.summary?.[k];
+    for (const k of ['contradictionCandidatePairs', 'sentenceComparisons'])
+      row[`consolidate.${k}`] = proposal.summary?.[k];
   }
   rows.push(row);
   console.log(JSON.stringify(rows.at(-1)));
 }
-const first = rows[0], last = rows.at(-1);
-for (const k of Object.keys(last)) if (k.includes('.') && first[k]) console.log(`${k}: ${first[k]} → ${last[k]} (${(last[k] / first[k]).toFixed(2)}× for ${(last.n / first.n).toFixed(0)}× the notes)`);
+const first = rows[0],
+  last = rows.at(-1);
+for (const k of Object.keys(last))
+  if (k.includes('.') && first[k])
+    console.log(
+      `${k}: ${first[k]} → ${last[k]} (${(last[k] / first[k]).toFixed(2)}× for ${(last.n / first.n).toFixed(0)}× the notes)`,
+    );

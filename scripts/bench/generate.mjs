@@ -14,7 +14,10 @@ export function rng(seed) {
   };
 }
 
-const WORDS = 'always use pnpm run tests before commit never push to main branch the deploy script lives in tools database migration check port config cache build release review lint format docs api token auth retry timeout queue worker python node vitest jest docker compose staging production user prefers short answers explain tradeoffs plainly'.split(' ');
+const WORDS =
+  'always use pnpm run tests before commit never push to main branch the deploy script lives in tools database migration check port config cache build release review lint format docs api token auth retry timeout queue worker python node vitest jest docker compose staging production user prefers short answers explain tradeoffs plainly'.split(
+    ' ',
+  );
 const CJK = '使用测试部署数据库配置用户偏好简短回答解释权衡发布审查缓存构建'.split('');
 const TYPES = ['user', 'feedback', 'project', 'reference'];
 
@@ -29,16 +32,21 @@ export function noteText(r, i, total) {
   const type = TYPES[i % 4];
   const name = `note-${i}`;
   const cjk = i % 17 === 0;
-  const desc = cjk ? Array.from({ length: 12 }, () => CJK[Math.floor(r() * CJK.length)]).join('') : sentence(r, 6).slice(0, -1);
+  const desc = cjk
+    ? Array.from({ length: 12 }, () => CJK[Math.floor(r() * CJK.length)]).join('')
+    : sentence(r, 6).slice(0, -1);
   const shape = i % 3;
-  const fm = shape === 0
-    ? `---\nname: ${name}\ndescription: ${desc}\ntype: ${type}\n---\n`
-    : shape === 1
-      ? `---\nname: ${name}\ndescription: ${desc}\nmetadata:\n  node_type: memory\n  type: ${type}\n  originSessionId: ${Math.floor(r() * 1e9).toString(16)}-session\n  modified: 2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z\n---\n`
-      : `---\ntype: ${type}\nname: ${name}\ndescription: ${desc}\noriginSessionId: ${i}\n---\n`;
+  const fm =
+    shape === 0
+      ? `---\nname: ${name}\ndescription: ${desc}\ntype: ${type}\n---\n`
+      : shape === 1
+        ? `---\nname: ${name}\ndescription: ${desc}\nmetadata:\n  node_type: memory\n  type: ${type}\n  originSessionId: ${Math.floor(r() * 1e9).toString(16)}-session\n  modified: 2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z\n---\n`
+        : `---\ntype: ${type}\nname: ${name}\ndescription: ${desc}\noriginSessionId: ${i}\n---\n`;
   const link = `[[note-${Math.floor(r() * total)}]]`;
   const body = [
-    sentence(r), sentence(r), `See ${link} for the related rule.`,
+    sentence(r),
+    sentence(r),
+    `See ${link} for the related rule.`,
     '',
     '**Why:** ' + sentence(r),
     '',
@@ -72,8 +80,36 @@ export function generateVault(dir, count, seed = 42) {
 // folders up to five deep. Deterministic: the same (count, seed) gives the same bytes.
 // ---------------------------------------------------------------------------------------------
 
-const SYL = ['ka', 'ro', 'mi', 'tes', 'dex', 'lo', 'pra', 'vin', 'su', 'gel', 'tor', 'an', 'bri', 'cus', 'fe', 'nol', 'qua', 'zen', 'ob', 'ir', 'mak', 'tul', 'sen', 'ver'];
-const CJK_WIDE = '使用测试部署数据库配置用户偏好简短回答解释权衡发布审查缓存构建服务器日志监控索引查询迁移备份恢复权限令牌会话超时重试队列工作流程规则记忆'.split('');
+const SYL = [
+  'ka',
+  'ro',
+  'mi',
+  'tes',
+  'dex',
+  'lo',
+  'pra',
+  'vin',
+  'su',
+  'gel',
+  'tor',
+  'an',
+  'bri',
+  'cus',
+  'fe',
+  'nol',
+  'qua',
+  'zen',
+  'ob',
+  'ir',
+  'mak',
+  'tul',
+  'sen',
+  'ver',
+];
+const CJK_WIDE =
+  '使用测试部署数据库配置用户偏好简短回答解释权衡发布审查缓存构建服务器日志监控索引查询迁移备份恢复权限令牌会话超时重试队列工作流程规则记忆'.split(
+    '',
+  );
 
 /** A global vocabulary of pseudo-words; word k is drawn with probability ∝ 1/(k+1) (Zipf). */
 function vocabulary(r, size) {
@@ -83,18 +119,29 @@ function vocabulary(r, size) {
     const n = 2 + Math.floor(r() * 3);
     let w = '';
     for (let i = 0; i < n; i++) w += SYL[Math.floor(r() * SYL.length)];
-    if (!seen.has(w)) { seen.add(w); out.push(w); }
+    if (!seen.has(w)) {
+      seen.add(w);
+      out.push(w);
+    }
   }
   return out;
 }
 function zipfSampler(r, n, s = 1.05) {
   const cdf = new Float64Array(n);
   let acc = 0;
-  for (let k = 0; k < n; k++) { acc += 1 / Math.pow(k + 1, s); cdf[k] = acc; }
+  for (let k = 0; k < n; k++) {
+    acc += 1 / Math.pow(k + 1, s);
+    cdf[k] = acc;
+  }
   return () => {
     const x = r() * acc;
-    let lo = 0, hi = n - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cdf[mid] < x) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
     return lo;
   };
 }
@@ -117,8 +164,8 @@ function typo(r, s) {
 /** Target length in bytes: 70% 0.5–3 KB, 20% 3–8 KB, 9% 8–30 KB, 1% 100–160 KB (p90 ≈ 8 KB). */
 function targetLength(r) {
   const x = r();
-  if (x < 0.70) return 500 + Math.floor(r() * 2500);
-  if (x < 0.90) return 3000 + Math.floor(r() * 3500);
+  if (x < 0.7) return 500 + Math.floor(r() * 2500);
+  if (x < 0.9) return 3000 + Math.floor(r() * 3500);
   if (x < 0.99) return 8000 + Math.floor(r() * 22000);
   return 100000 + Math.floor(r() * 60000);
 }
@@ -165,7 +212,8 @@ export function planHardVault(count, seed = 7) {
   for (const n of notes) byTopic[n.t].push(n);
   const pickLinkTarget = (n) => {
     const same = byTopic[n.t];
-    const other = r() < 0.7 && same.length > 1 ? same[Math.floor(r() * same.length)] : notes[Math.floor(r() * notes.length)];
+    const other =
+      r() < 0.7 && same.length > 1 ? same[Math.floor(r() * same.length)] : notes[Math.floor(r() * notes.length)];
     const x = r();
     if (x < 0.075) return typo(r, other.stem); // a near-miss: did-you-mean has an answer
     if (x < 0.15) return `${other.type}_${topics[n.t].words[topics[n.t].local()]}-${vocab[globalWord()]}`; // never written
@@ -178,30 +226,39 @@ export function planHardVault(count, seed = 7) {
     const s = w.join(' ');
     return s[0].toUpperCase() + s.slice(1) + '.';
   };
-  const cjkSentence = () => Array.from({ length: 12 + Math.floor(r() * 20) }, () => CJK_WIDE[Math.floor(r() * CJK_WIDE.length)]).join('') + '。';
+  const cjkSentence = () =>
+    Array.from({ length: 12 + Math.floor(r() * 20) }, () => CJK_WIDE[Math.floor(r() * CJK_WIDE.length)]).join('') +
+    '。';
   const files = [];
   for (const n of notes) {
     const target = targetLength(r);
     const desc = n.cjk ? cjkSentence().slice(0, -1) : topicSentence(n, 7).slice(0, -1);
-    const fm = n.i % 3 === 0
-      ? `---\nname: ${n.stem}\ndescription: ${desc}\ntype: ${n.type}\n---\n`
-      : n.i % 3 === 1
-        ? `---\nname: ${n.stem}\ndescription: ${desc}\nmetadata:\n  node_type: memory\n  type: ${n.type}\n  originSessionId: ${Math.floor(r() * 1e9).toString(16)}-session\n---\n`
-        : `---\ntype: ${n.type}\nname: ${n.stem}\ndescription: ${desc}\n---\n`;
+    const fm =
+      n.i % 3 === 0
+        ? `---\nname: ${n.stem}\ndescription: ${desc}\ntype: ${n.type}\n---\n`
+        : n.i % 3 === 1
+          ? `---\nname: ${n.stem}\ndescription: ${desc}\nmetadata:\n  node_type: memory\n  type: ${n.type}\n  originSessionId: ${Math.floor(r() * 1e9).toString(16)}-session\n---\n`
+          : `---\ntype: ${n.type}\nname: ${n.stem}\ndescription: ${desc}\n---\n`;
     const parts = [fm, ''];
     let size = fm.length;
     let para = 0;
     while (size < target) {
       const prose = [];
       const sentences = 2 + Math.floor(r() * 4);
-      for (let s = 0; s < sentences; s++) prose.push(n.cjk && r() < 0.8 ? cjkSentence() : topicSentence(n, 8 + Math.floor(r() * 12)));
+      for (let s = 0; s < sentences; s++)
+        prose.push(n.cjk && r() < 0.8 ? cjkSentence() : topicSentence(n, 8 + Math.floor(r() * 12)));
       if (r() < 0.5) prose.push(`See [[${pickLinkTarget(n)}]] and [[${pickLinkTarget(n)}]].`);
       if (r() < 0.4) {
         const m = r();
-        const mention = m < 0.4 ? notes[Math.floor(r() * notes.length)].rel
-          : m < 0.55 ? `${n.type}_${vocab[globalWord()]}-${vocab[globalWord()]}.md`
-            : `src/${topics[n.t].words[0]}/${vocab[globalWord()]}.ts`;
-        prose.push(`The file \`${mention}\` holds the details; also \`${notes[Math.floor(r() * notes.length)].stem}.md\`.`);
+        const mention =
+          m < 0.4
+            ? notes[Math.floor(r() * notes.length)].rel
+            : m < 0.55
+              ? `${n.type}_${vocab[globalWord()]}-${vocab[globalWord()]}.md`
+              : `src/${topics[n.t].words[0]}/${vocab[globalWord()]}.ts`;
+        prose.push(
+          `The file \`${mention}\` holds the details; also \`${notes[Math.floor(r() * notes.length)].stem}.md\`.`,
+        );
       }
       const blocks = [prose.join(' ')];
       if (para % 4 === 1) blocks.push('**Why:** ' + topicSentence(n, 10), '**How to apply:** ' + topicSentence(n, 10));
@@ -241,7 +298,10 @@ export function generateHardVault(dir, count, seed = 7) {
     const slash = f.rel.lastIndexOf('/');
     if (slash > 0) {
       const d = f.rel.slice(0, slash);
-      if (!made.has(d)) { mkdirSync(join(dir, d), { recursive: true }); made.add(d); }
+      if (!made.has(d)) {
+        mkdirSync(join(dir, d), { recursive: true });
+        made.add(d);
+      }
     }
     writeFileSync(join(dir, f.rel), f.text);
   }
@@ -255,6 +315,8 @@ export function generate(shape, dir, count, seed) {
 
 /** The k-th note a vault's index links to (a note that exists, for benches that edit or draft one). */
 export function indexedNote(dir, k) {
-  const links = [...readFileSync(join(dir, 'MEMORY.md'), 'utf8').matchAll(/^- \[[^\]]*\]\(([^)]+\.md)\)/gm)].map((m) => m[1]);
+  const links = [...readFileSync(join(dir, 'MEMORY.md'), 'utf8').matchAll(/^- \[[^\]]*\]\(([^)]+\.md)\)/gm)].map(
+    (m) => m[1],
+  );
   return join(dir, links[k % links.length]);
 }

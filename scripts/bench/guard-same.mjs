@@ -23,14 +23,27 @@
 //   - Hermes stores: an entry copied, edited, and a new one.
 // The JSON compared is the library's GuardResult without `cache` (the counts of cached/computed notes
 // are how it got there, not what it says).
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { lib: { type: 'string' }, bench: { type: 'boolean' }, 'bench-10k': { type: 'boolean' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { lib: { type: 'string' }, bench: { type: 'boolean' }, 'bench-10k': { type: 'boolean' } },
+});
 const [mode, file] = positionals;
 if (!['save', 'compare'].includes(mode) || !file) {
   console.error('usage: guard-same.mjs save|compare FILE [--lib DIR] [--bench]');
@@ -38,15 +51,26 @@ if (!['save', 'compare'].includes(mode) || !file) {
 }
 const lib = resolve(values.lib ?? join(repo, 'dist', 'lib'));
 // guard/run.js was renamed guard/guard.js; either, so that older builds still run.
-const { guardDraft } = await import(pathToFileURL(join(lib, 'guard', existsSync(join(lib, 'guard', 'guard.js')) ? 'guard.js' : 'run.js')).href);
+const { guardDraft } = await import(
+  pathToFileURL(join(lib, 'guard', existsSync(join(lib, 'guard', 'guard.js')) ? 'guard.js' : 'run.js')).href
+);
 const { loadConfig } = await import(pathToFileURL(join(lib, 'config', 'load.js')).href);
 const now = new Date('2026-12-01T00:00:00Z');
 
 const corpus = resolve(repo, '..', 'shared', 'corpus');
 const vaults = [];
-for (const kind of ['claude', 'hermes']) for (const id of readdirSync(join(corpus, kind)).sort()) vaults.push({ id: `${kind}/${id}`, dir: join(corpus, kind, id), kind });
+for (const kind of ['claude', 'hermes'])
+  for (const id of readdirSync(join(corpus, kind)).sort())
+    vaults.push({ id: `${kind}/${id}`, dir: join(corpus, kind, id), kind });
 vaults.push({ id: 'demo-vault', dir: join(repo, 'fixtures', 'demo-vault'), kind: 'claude' });
-if (values.bench) for (const v of ['vault-1000', 'vault-hard-1000', ...(values['bench-10k'] ? ['vault-10000', 'vault-hard-10000'] : [])]) if (existsSync(join(repo, 'bench-out', v))) vaults.push({ id: `bench/${v}`, dir: join(repo, 'bench-out', v), kind: 'claude' });
+if (values.bench)
+  for (const v of [
+    'vault-1000',
+    'vault-hard-1000',
+    ...(values['bench-10k'] ? ['vault-10000', 'vault-hard-10000'] : []),
+  ])
+    if (existsSync(join(repo, 'bench-out', v)))
+      vaults.push({ id: `bench/${v}`, dir: join(repo, 'bench-out', v), kind: 'claude' });
 
 /** Markdown notes of a vault copy, sorted (not MEMORY.md, not under dot folders). */
 function notesOf(dir) {
@@ -63,14 +87,27 @@ function notesOf(dir) {
   return out.sort();
 }
 
-const firstSentences = (text, n) => text.replace(/^---\n[\s\S]*?\n---\n/, '').split(/(?<=[.!?])\s+/).slice(0, n).join(' ');
+const firstSentences = (text, n) =>
+  text
+    .replace(/^---\n[\s\S]*?\n---\n/, '')
+    .split(/(?<=[.!?])\s+/)
+    .slice(0, n)
+    .join(' ');
 /** A light edit: the first word of 5+ letters in the body changed, a sentence added. */
 const lightEdit = (text) => text.replace(/(\n[^\n-][^\n]*?)\b([A-Za-z]{5,})\b/, '$1$2s') + '\nAlso noted later.\n';
 
 /** Every number in the body one more (a value conflict with the note, where it states one). */
-const numbersChanged = (text) => text.replace(/^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/, (_, fm = '', body) => fm + body.replace(/\d+/g, (d) => String(Number(d) + 1)));
+const numbersChanged = (text) =>
+  text.replace(
+    /^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/,
+    (_, fm = '', body) => fm + body.replace(/\d+/g, (d) => String(Number(d) + 1)),
+  );
 /** "never" before the first use/run/always in the body, "always" dropped (a polarity conflict). */
-const negated = (text) => text.replace(/^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/, (_, fm = '', body) => fm + body.replace(/\b(?:[Aa]lways )?([Uu]se|[Rr]un|[Ss]et)\b/, 'never $1'));
+const negated = (text) =>
+  text.replace(
+    /^(---\n[\s\S]*?\n---\n)?([\s\S]*)$/,
+    (_, fm = '', body) => fm + body.replace(/\b(?:[Aa]lways )?([Uu]se|[Rr]un|[Ss]et)\b/, 'never $1'),
+  );
 
 const results = {};
 const scratch = mkdtempSync(join(tmpdir(), 'guard-same-'));
@@ -92,12 +129,15 @@ for (const v of vaults) {
   };
   if (v.kind === 'claude') {
     const notes = notesOf(dir);
-    const picks = [...new Set([0, Math.floor(notes.length / 2), notes.length - 1])].filter((i) => i >= 0 && i < notes.length);
+    const picks = [...new Set([0, Math.floor(notes.length / 2), notes.length - 1])].filter(
+      (i) => i >= 0 && i < notes.length,
+    );
     let first = null;
     for (const i of picks) {
       const p = notes[i];
       const text = readFileSync(join(dir, p), 'utf8');
-      const other = notes[(i + 1) % notes.length], third = notes[(i + 2) % notes.length];
+      const other = notes[(i + 1) % notes.length],
+        third = notes[(i + 2) % notes.length];
       const mix = `---\nname: mixed-${i}\ndescription: sentences of two notes\ntype: project\n---\n\n${firstSentences(readFileSync(join(dir, other), 'utf8'), 3)}\n\n${firstSentences(readFileSync(join(dir, third), 'utf8'), 3)}\n`;
       first ??= text;
       run(`copy of ${p}`, text, { targetPath: 'new-copy.md' });
@@ -119,8 +159,13 @@ for (const v of vaults) {
       const lines = index.split('\n');
       const drop = lines.findIndex((l, i) => i > 2 && /\]\(|\[\[/.test(l));
       run('index unchanged', index, { targetPath: 'MEMORY.md' });
-      if (drop >= 0) run(`index minus line ${drop + 1}`, lines.filter((_, i) => i !== drop).join('\n'), { targetPath: 'MEMORY.md' });
-      run('index plus a link to nothing', `${index.replace(/\s+$/, '')}\n- [Nothing](nothing-here.md) — a note that does not exist\n`, { targetPath: 'MEMORY.md' });
+      if (drop >= 0)
+        run(`index minus line ${drop + 1}`, lines.filter((_, i) => i !== drop).join('\n'), { targetPath: 'MEMORY.md' });
+      run(
+        'index plus a link to nothing',
+        `${index.replace(/\s+$/, '')}\n- [Nothing](nothing-here.md) — a note that does not exist\n`,
+        { targetPath: 'MEMORY.md' },
+      );
     };
     indexWrites();
     // The vault changes under the caches: one note edited, one removed.
@@ -136,11 +181,18 @@ for (const v of vaults) {
     for (const store of ['MEMORY.md', 'USER.md']) {
       const p = join(dir, store);
       if (!existsSync(p)) continue;
-      const entries = readFileSync(p, 'utf8').split(/\n§\n/).map((e) => e.trim()).filter(Boolean);
+      const entries = readFileSync(p, 'utf8')
+        .split(/\n§\n/)
+        .map((e) => e.trim())
+        .filter(Boolean);
       const e = entries[Math.floor(entries.length / 2)] ?? 'a new entry';
       run(`${store}: an entry copied`, e, { targetPath: store });
       run(`${store}: an entry edited`, lightEdit(`\n${e}`).trim(), { targetPath: store });
-      run(`${store}: a new entry`, 'The staging deploy now runs from tools/deploy.sh on port 8080, never from a laptop.', { targetPath: store });
+      run(
+        `${store}: a new entry`,
+        'The staging deploy now runs from tools/deploy.sh on port 8080, never from a laptop.',
+        { targetPath: store },
+      );
     }
   }
   results[v.id] = out;
@@ -150,24 +202,39 @@ for (const v of vaults) {
 rmSync(scratch, { recursive: true, force: true });
 
 // What the set exercises: verdicts, and matches that carry a conflict (the conflict engine's answers).
-const all = Object.values(results).flat().map((o) => o.result);
+const all = Object.values(results)
+  .flat()
+  .map((o) => o.result);
 const tally = {};
 for (const r of all) tally[r.verdict ?? 'error'] = (tally[r.verdict ?? 'error'] ?? 0) + 1;
 const matches = all.flatMap((r) => r.matches ?? []);
-console.log(`verdicts ${JSON.stringify(tally)}; ${matches.length} matches, ${matches.filter((m) => m.conflict).length} with a conflict (${matches.filter((m) => m.kind === 'contradiction').length} contradictions)`);
+console.log(
+  `verdicts ${JSON.stringify(tally)}; ${matches.length} matches, ${matches.filter((m) => m.conflict).length} with a conflict (${matches.filter((m) => m.kind === 'contradiction').length} contradictions)`,
+);
 if (mode === 'save') {
   writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
-  console.log(`saved ${Object.values(results).reduce((n, o) => n + o.length, 0)} results of ${vaults.length} vaults to ${file}`);
+  console.log(
+    `saved ${Object.values(results).reduce((n, o) => n + o.length, 0)} results of ${vaults.length} vaults to ${file}`,
+  );
 } else {
   const saved = JSON.parse(readFileSync(file, 'utf8'));
-  let same = 0, different = 0;
+  let same = 0,
+    different = 0;
   for (const [id, out] of Object.entries(results)) {
     const before = saved[id] ?? [];
-    if (before.length !== out.length) { console.log(`${id}: ${before.length} drafts saved, ${out.length} now`); different++; continue; }
+    if (before.length !== out.length) {
+      console.log(`${id}: ${before.length} drafts saved, ${out.length} now`);
+      different++;
+      continue;
+    }
     out.forEach((o, i) => {
-      const a = JSON.stringify(before[i]), b = JSON.stringify(o);
+      const a = JSON.stringify(before[i]),
+        b = JSON.stringify(o);
       if (a === b) same++;
-      else { different++; console.log(`DIFFERENT ${id}: ${o.label}\n  saved: ${a.slice(0, 600)}\n  now:   ${b.slice(0, 600)}`); }
+      else {
+        different++;
+        console.log(`DIFFERENT ${id}: ${o.label}\n  saved: ${a.slice(0, 600)}\n  now:   ${b.slice(0, 600)}`);
+      }
     });
   }
   console.log(`${same} identical, ${different} different`);

@@ -27,30 +27,53 @@ for (let k = 0; k < plantedCount; k++) {
   const i = Math.floor(r() * vault.notes.length);
   let t = tokens(statedText(vault.notes[i]));
   const edit = k % 3;
-  if (edit === 0) { t = [...t]; t[Math.floor(r() * t.length)] = 'changed'; }
-  else if (edit === 1) { const cut = Math.floor(t.length / 3); t = [...t.slice(cut), ...t.slice(0, cut)]; }
-  else t = [...t, 'also', 'noted', 'in', 'a', 'later', 'session'];
+  if (edit === 0) {
+    t = [...t];
+    t[Math.floor(r() * t.length)] = 'changed';
+  } else if (edit === 1) {
+    const cut = Math.floor(t.length / 3);
+    t = [...t.slice(cut), ...t.slice(0, cut)];
+  } else t = [...t, 'also', 'noted', 'in', 'a', 'later', 'session'];
   planted.push([i, sets.length]);
   sets.push(shingles(t));
 }
-const ms = (f) => { const s = process.hrtime.bigint(); const v = f(); return [Number(process.hrtime.bigint() - s) / 1e6, v]; };
+const ms = (f) => {
+  const s = process.hrtime.bigint();
+  const v = f();
+  return [Number(process.hrtime.bigint() - s) / 1e6, v];
+};
 
 const [oursSig, sigs] = ms(() => sets.map((s) => signature(hashSet(s))));
 const [oursLsh, pairs] = ms(() => lshCandidates(sigs));
 const found = new Set(pairs.map(([a, b]) => `${a}:${b}`));
 const oursRecall = planted.filter(([a, b]) => found.has(`${a}:${b}`)).length / planted.length;
-console.log(`memlint  : ${(oursSig * 1000 / sets.length).toFixed(1)} µs/note signature, LSH ${oursLsh.toFixed(0)} ms for ${sets.length} notes, recall ${oursRecall.toFixed(3)} on ${planted.length} planted edits, ${pairs.length} candidate pairs`);
+console.log(
+  `memlint  : ${((oursSig * 1000) / sets.length).toFixed(1)} µs/note signature, LSH ${oursLsh.toFixed(0)} ms for ${sets.length} notes, recall ${oursRecall.toFixed(3)} on ${planted.length} planted edits, ${pairs.length} candidate pairs`,
+);
 
 // npm minhash: measured on all notes up to 12,000, else on a sample, extrapolated and labelled so.
 const sample = sets.length <= 12_000 ? sets : sets.slice(0, 2000);
-const [npmSig, mhs] = ms(() => sample.map((s) => { const m = new Minhash({ numPerm: PERMUTATIONS }); for (const x of s) m.update(x); return m; }));
+const [npmSig, mhs] = ms(() =>
+  sample.map((s) => {
+    const m = new Minhash({ numPerm: PERMUTATIONS });
+    for (const x of s) m.update(x);
+    return m;
+  }),
+);
 const perNote = npmSig / sample.length;
-let line = `npm minhash: ${(perNote * 1000).toFixed(1)} µs/note signature${sample === sets ? '' : ` (measured on ${sample.length} notes; ${(perNote * sets.length / 1000).toFixed(0)} s extrapolated for ${sets.length})`}`;
+let line = `npm minhash: ${(perNote * 1000).toFixed(1)} µs/note signature${sample === sets ? '' : ` (measured on ${sample.length} notes; ${((perNote * sets.length) / 1000).toFixed(0)} s extrapolated for ${sets.length})`}`;
 if (sample === sets) {
   const index = new LshIndex({ bandSize: ROWS });
-  const [npmLsh, hits] = ms(() => { mhs.forEach((m, i) => index.insert(i, m)); return planted.map(([a, b]) => index.query(mhs[a]).includes(String(b))); }); // it returns keys as strings
+  const [npmLsh, hits] = ms(() => {
+    mhs.forEach((m, i) => index.insert(i, m));
+    return planted.map(([a, b]) => index.query(mhs[a]).includes(String(b)));
+  }); // it returns keys as strings
   line += `, LSH ${npmLsh.toFixed(0)} ms, recall ${(hits.filter(Boolean).length / planted.length).toFixed(3)}`;
-  try { index.query(new Minhash({ numPerm: PERMUTATIONS })); line += '; querying an uninserted signature: ok'; }
-  catch (e) { line += `; querying a signature never inserted throws: ${e.message}`; }
+  try {
+    index.query(new Minhash({ numPerm: PERMUTATIONS }));
+    line += '; querying an uninserted signature: ok';
+  } catch (e) {
+    line += `; querying a signature never inserted throws: ${e.message}`;
+  }
 }
 console.log(line);

@@ -18,10 +18,14 @@ for (const kind of ['claude', 'hermes']) {
     notes += proposal.summary?.notes ?? 0;
     for (const item of proposal.items.filter((i) => i.kind === 'contradiction')) {
       for (const c of item.evidence.conflicts) {
-        process.stdout.write(`${JSON.stringify({ vault: `${kind}/${v}`, a: item.notes[0].path, b: item.notes[1].path, kind: c.kind, detail: c.detail, sa: c.a.text, sb: c.b.text })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ vault: `${kind}/${v}`, a: item.notes[0].path, b: item.notes[1].path, kind: c.kind, detail: c.detail, sa: c.a.text, sb: c.b.text })}\n`,
+        );
       }
     }
-    process.stderr.write(`${kind}/${v}: ${proposal.summary?.notes} notes, ${proposal.items.filter((i) => i.kind === 'contradiction').length} contradiction items, ${proposal.summary?.sentenceComparisons} sentence comparisons\n`);
+    process.stderr.write(
+      `${kind}/${v}: ${proposal.summary?.notes} notes, ${proposal.items.filter((i) => i.kind === 'contradiction').length} contradiction items, ${proposal.summary?.sentenceComparisons} sentence comparisons\n`,
+    );
   }
 }
 process.stderr.write(`notes ${notes}\n`);

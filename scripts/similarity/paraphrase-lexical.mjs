@@ -25,7 +25,12 @@ const dir = join(process.cwd(), 'test', 'data', half === 'D' ? 'eval-holdout' : 
 const split = half === 'D' ? null : JSON.parse(readFileSync(join(dir, 'split.json'), 'utf8'));
 const pairs = readdirSync(dir)
   .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
+  .flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  )
   .filter((p) => split === null || split[p.id] === half);
 
 // WordNet: lemma → first word of its most frequent synset (highest tagged-sense count over the parts of speech).
@@ -52,7 +57,17 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
   }
 }
 const folded = [...canon].filter(([w, c]) => w !== c && tagged.get(w) >= 1).length;
-const lemmaOf = (w) => [w, w.replace(/ies$/, 'y'), w.replace(/es$/, ''), w.replace(/s$/, ''), w.replace(/ed$/, ''), w.replace(/d$/, ''), w.replace(/ing$/, ''), w.replace(/ing$/, 'e')].find((x) => canon.has(x));
+const lemmaOf = (w) =>
+  [
+    w,
+    w.replace(/ies$/, 'y'),
+    w.replace(/es$/, ''),
+    w.replace(/s$/, ''),
+    w.replace(/ed$/, ''),
+    w.replace(/d$/, ''),
+    w.replace(/ing$/, ''),
+    w.replace(/ing$/, 'e'),
+  ].find((x) => canon.has(x));
 const latin = (t) => /^[a-z]+$/.test(t) && !STOPWORDS.has(t);
 const VARIANTS = {
   tokens: (t) => t,
@@ -81,8 +96,12 @@ for (const [name, f] of Object.entries(VARIANTS)) {
   const neg = [...(unigram.consistent ?? []), ...(unigram['unrelated-same-topic'] ?? [])];
   let wins = 0;
   for (const x of pos) for (const y of neg) wins += x > y ? 1 : x === y ? 0.5 : 0;
-  console.log(`\n${name}: unigram AUC paraphrase vs consistent+unrelated ${(wins / Math.max(1, pos.length * neg.length)).toFixed(2)}`);
+  console.log(
+    `\n${name}: unigram AUC paraphrase vs consistent+unrelated ${(wins / Math.max(1, pos.length * neg.length)).toFixed(2)}`,
+  );
   for (const [c, xs] of Object.entries(sims).sort()) {
-    console.log(`  ${c.padEnd(22)} mean ${mean(xs).toFixed(3)}  >= ${THRESHOLDS.duplicate}: ${xs.filter((x) => x >= THRESHOLDS.duplicate).length}/${xs.length}  >= ${THRESHOLDS.show}: ${xs.filter((x) => x >= THRESHOLDS.show).length}/${xs.length}  unigram mean ${mean(unigram[c]).toFixed(3)}`);
+    console.log(
+      `  ${c.padEnd(22)} mean ${mean(xs).toFixed(3)}  >= ${THRESHOLDS.duplicate}: ${xs.filter((x) => x >= THRESHOLDS.duplicate).length}/${xs.length}  >= ${THRESHOLDS.show}: ${xs.filter((x) => x >= THRESHOLDS.show).length}/${xs.length}  unigram mean ${mean(unigram[c]).toFixed(3)}`,
+    );
   }
 }

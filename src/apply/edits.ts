@@ -29,7 +29,11 @@ export function retargetedLink(fromPath: string, link: Link, raw: string, to: st
   if (at === -1) return null;
   const anchor = link.kind === 'markdown' ? (/#[^)\s>]*/.exec(link.target)?.[0] ?? '') : '';
   const dest = relativeLink(fromPath, to) + anchor;
-  return raw.slice(0, at) + (dest.startsWith('<') && raw[at - 1] === '<' ? dest.slice(1, -1) : dest) + raw.slice(at + link.target.length);
+  return (
+    raw.slice(0, at) +
+    (dest.startsWith('<') && raw[at - 1] === '<' ? dest.slice(1, -1) : dest) +
+    raw.slice(at + link.target.length)
+  );
 }
 
 function rewrite(text: string, base: number, links: readonly Link[], fromPath: string, to: string): string {
@@ -53,7 +57,8 @@ export function retargetLinks(file: VaultFile, matches: (l: Link) => boolean, to
 export function retargetLines(file: VaultFile, matches: (l: Link) => boolean, to: string): Map<number, string> {
   const lines = file.text.split('\n');
   const byLine = new Map<number, Link[]>();
-  for (const l of file.links) if (l.kind !== 'mention' && matches(l)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
+  for (const l of file.links)
+    if (l.kind !== 'mention' && matches(l)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
   const out = new Map<number, string>();
   for (const [line, links] of byLine) {
     const text = lines[line - 1]!.replace(/\r$/, '');
@@ -85,6 +90,10 @@ export function applyLineEdits(file: VaultFile, edits: LineEdits): string {
     out.push(edits.replace.get(n) ?? l);
   });
   const existing = new Set(out);
-  for (const a of edits.add) if (!existing.has(a)) { out.push(a); existing.add(a); }
+  for (const a of edits.add)
+    if (!existing.has(a)) {
+      out.push(a);
+      existing.add(a);
+    }
   return `${file.bom ? '\uFEFF' : ''}${out.join(eol)}${out.length ? eol : ''}`;
 }

@@ -1,5 +1,15 @@
 /** Carrying out a plan, undoing a run, recovering after a crash: the only code that writes notes. */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../util/atomic.js';
 import { sha256Hex } from '../util/digest.js';
@@ -11,7 +21,11 @@ import { unsafePath } from './paths.js';
 import type { FileChange } from './compose.js';
 import type { ItemOutcome } from './plan.js';
 
-export interface Executed { readonly runId: string; readonly touched: readonly string[]; readonly git: { pre: string | null; post: string | null } | null }
+export interface Executed {
+  readonly runId: string;
+  readonly touched: readonly string[];
+  readonly git: { pre: string | null; post: string | null } | null;
+}
 
 const abs = (root: string, path: string): string => join(root, ...path.split('/'));
 
@@ -22,7 +36,10 @@ function missingDirs(root: string, changes: readonly FileChange[]): string[] {
     if (!c.after) continue;
     let dir = dirname(c.path);
     const chain: string[] = [];
-    while (dir !== '.' && dir !== '' && !existsSync(abs(root, dir))) { chain.push(dir); dir = dirname(dir); }
+    while (dir !== '.' && dir !== '' && !existsSync(abs(root, dir))) {
+      chain.push(dir);
+      dir = dirname(dir);
+    }
     for (const d of chain) out.add(d);
   }
   return [...out].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
@@ -31,7 +48,10 @@ function missingDirs(root: string, changes: readonly FileChange[]): string[] {
 function writeImage(root: string, path: string, bytes: Uint8Array | null, mode: number, mtimeMs?: number): void {
   const file = abs(root, path);
   if (bytes === null) {
-    if (existsSync(file)) { unlinkSync(file); fsyncDir(dirname(file)); }
+    if (existsSync(file)) {
+      unlinkSync(file);
+      fsyncDir(dirname(file));
+    }
     return;
   }
   mkdirSync(dirname(file), { recursive: true });
@@ -49,7 +69,13 @@ export function executeChanges(
   root: string,
   runId: string,
   changes: readonly FileChange[],
-  meta: { kind: 'apply' | 'undo'; items: readonly ItemOutcome[] | { id: string; status: string }[]; proposal?: string; undoes?: string; preserved?: { path: string; sha: string }[] },
+  meta: {
+    kind: 'apply' | 'undo';
+    items: readonly ItemOutcome[] | { id: string; status: string }[];
+    proposal?: string;
+    undoes?: string;
+    preserved?: { path: string; sha: string }[];
+  },
 ): Executed {
   const store = new RunStore(root);
   // Every path is checked again here, whatever produced it (a proposal, the config's catalog file,
@@ -64,16 +90,43 @@ export function executeChanges(
   const records: ChangeRecord[] = changes.map((c) => ({
     path: c.path,
     item: c.item,
-    before: c.before ? { sha: store.putObject(runId, c.before.bytes), mode: c.before.mode, ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}) } : null,
-    after: c.after ? { sha: store.putObject(runId, c.after.bytes), mode: c.after.mode, ...(c.after.mtimeMs ? { mtimeMs: c.after.mtimeMs } : {}) } : null,
+    before: c.before
+      ? {
+          sha: store.putObject(runId, c.before.bytes),
+          mode: c.before.mode,
+          ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}),
+        }
+      : null,
+    after: c.after
+      ? {
+          sha: store.putObject(runId, c.after.bytes),
+          mode: c.after.mode,
+          ...(c.after.mtimeMs ? { mtimeMs: c.after.mtimeMs } : {}),
+        }
+      : null,
   }));
   const git = inGitWorkTree(root);
-  const pre = git ? snapshot(root, store.runDir(runId), runId, 'pre', changes.map((c) => c.path)) : null;
+  const pre = git
+    ? snapshot(
+        root,
+        store.runDir(runId),
+        runId,
+        'pre',
+        changes.map((c) => c.path),
+      )
+    : null;
   store.append(runId, {
-    type: 'BEGIN', runId, kind: meta.kind, at: new Date().toISOString(),
-    ...(meta.proposal ? { proposal: meta.proposal } : {}), ...(meta.undoes ? { undoes: meta.undoes } : {}),
-    items: meta.items.map((i) => ({ id: i.id, status: i.status })), changes: records, createdDirs: missingDirs(root, changes),
-    ...(meta.preserved ? { preserved: meta.preserved } : {}), ...(pre ? { git: { pre } } : {}),
+    type: 'BEGIN',
+    runId,
+    kind: meta.kind,
+    at: new Date().toISOString(),
+    ...(meta.proposal ? { proposal: meta.proposal } : {}),
+    ...(meta.undoes ? { undoes: meta.undoes } : {}),
+    items: meta.items.map((i) => ({ id: i.id, status: i.status })),
+    changes: records,
+    createdDirs: missingDirs(root, changes),
+    ...(meta.preserved ? { preserved: meta.preserved } : {}),
+    ...(pre ? { git: { pre } } : {}),
   });
   const order = ordered(changes.map((c, index) => ({ ...c, index })));
   const applied: typeof order = [];
@@ -82,7 +135,9 @@ export function executeChanges(
       // Checked immediately before the rename: an edit made while the run planned and wrote is
       // never overwritten; the run stops and rolls back instead.
       if (currentSha(root, c.path) !== (records[c.index]!.before?.sha ?? null)) {
-        throw new StateError(`${c.path} changed while the run was writing; nothing of the run is kept (rolled back), run it again`);
+        throw new StateError(
+          `${c.path} changed while the run was writing; nothing of the run is kept (rolled back), run it again`,
+        );
       }
       writeStep();
       writeImage(root, c.path, c.after ? c.after.bytes : null, c.after?.mode ?? 0o644, c.after?.mtimeMs);
@@ -93,9 +148,19 @@ export function executeChanges(
     rollBack(root, store, runId, applied, missingDirsOf(store, runId));
     if (e instanceof StateError) throw e;
     const err = e as NodeJS.ErrnoException;
-    throw new StateError(`could not write ${err.path ?? 'a file'} (${err.code ?? err.message}); the run was rolled back, nothing of it is kept`);
+    throw new StateError(
+      `could not write ${err.path ?? 'a file'} (${err.code ?? err.message}); the run was rolled back, nothing of it is kept`,
+    );
   }
-  const post = git ? snapshot(root, store.runDir(runId), runId, 'post', changes.map((c) => c.path)) : null;
+  const post = git
+    ? snapshot(
+        root,
+        store.runDir(runId),
+        runId,
+        'post',
+        changes.map((c) => c.path),
+      )
+    : null;
   store.append(runId, { type: 'COMMIT', at: new Date().toISOString(), ...(post ? { git: { post } } : {}) });
   return { runId, touched: changes.map((c) => c.path), git: git ? { pre, post } : null };
 }
@@ -113,13 +178,27 @@ function currentSha(root: string, path: string): string | null {
 }
 
 function missingDirsOf(store: RunStore, runId: string): string[] {
-  try { return store.read(runId).find((r): r is Extract<JournalRecord, { type: 'BEGIN' }> => r.type === 'BEGIN')?.createdDirs ?? []; } catch { return []; }
+  try {
+    return (
+      store.read(runId).find((r): r is Extract<JournalRecord, { type: 'BEGIN' }> => r.type === 'BEGIN')?.createdDirs ??
+      []
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Puts back the pre-images of what a failed run already wrote, newest first, and closes its journal. */
-function rollBack(root: string, store: RunStore, runId: string, applied: readonly (FileChange & { index: number })[], createdDirs: readonly string[]): void {
+function rollBack(
+  root: string,
+  store: RunStore,
+  runId: string,
+  applied: readonly (FileChange & { index: number })[],
+  createdDirs: readonly string[],
+): void {
   try {
-    for (const c of [...applied].reverse()) writeImage(root, c.path, c.before ? c.before.bytes : null, c.before?.mode ?? 0o644, c.before?.mtimeMs);
+    for (const c of [...applied].reverse())
+      writeImage(root, c.path, c.before ? c.before.bytes : null, c.before?.mode ?? 0o644, c.before?.mtimeMs);
     removeEmptyDirs(root, createdDirs);
     store.append(runId, { type: 'ROLLEDBACK', at: new Date().toISOString() });
   } catch {
@@ -132,10 +211,18 @@ function removeTempFiles(root: string, path: string): void {
   const dir = dirname(abs(root, path));
   const prefix = `.${basename(path)}.`;
   let names: string[];
-  try { names = readdirSync(dir); } catch { return; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const n of names) {
     if (!n.startsWith(prefix) || !/^[0-9a-f]{12}\.tmp$/.test(n.slice(prefix.length))) continue;
-    try { if (lstatSync(join(dir, n)).isFile()) unlinkSync(join(dir, n)); } catch { /* gone */ }
+    try {
+      if (lstatSync(join(dir, n)).isFile()) unlinkSync(join(dir, n));
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -147,14 +234,23 @@ function beginOf(records: JournalRecord[], id: string): Extract<JournalRecord, {
 
 function removeEmptyDirs(root: string, dirs: readonly string[]): void {
   for (const d of [...dirs].reverse()) {
-    try { if (readdirSync(abs(root, d)).length === 0) rmdirSync(abs(root, d)); } catch { /* already gone */ }
+    try {
+      if (readdirSync(abs(root, d)).length === 0) rmdirSync(abs(root, d));
+    } catch {
+      /* already gone */
+    }
   }
 }
 
 /** Undo restores the exact pre-run bytes and modes; it is itself a run that can be undone. */
-export function undoRun(root: string, runId: string | undefined, options: { force?: boolean } = {}): Executed & { undid: string } {
+export function undoRun(
+  root: string,
+  runId: string | undefined,
+  options: { force?: boolean } = {},
+): Executed & { undid: string } {
   const store = new RunStore(root);
-  if (!existsSync(safeStateDir(root))) throw new StateError(runId ? `no run ${runId} in ${root}` : 'there is no run to undo');
+  if (!existsSync(safeStateDir(root)))
+    throw new StateError(runId ? `no run ${runId} in ${root}` : 'there is no run to undo');
   store.refuseIfInterrupted();
   const lock = Lock.acquire(root, 'undo');
   try {
@@ -167,7 +263,9 @@ export function undoRun(root: string, runId: string | undefined, options: { forc
     const begin = beginOf(store.read(target), target);
     const changed = begin.changes.filter((c) => currentSha(root, c.path) !== (c.after?.sha ?? null));
     if (changed.length && !options.force) {
-      throw new StateError(`refusing to undo ${target}: changed since the run: ${changed.map((c) => c.path).join(', ')} (--force keeps a copy of their current content in the run folder and undoes anyway)`);
+      throw new StateError(
+        `refusing to undo ${target}: changed since the run: ${changed.map((c) => c.path).join(', ')} (--force keeps a copy of their current content in the run folder and undoes anyway)`,
+      );
     }
     const id = newRunId();
     const preserved = changed.map((c) => {
@@ -180,11 +278,24 @@ export function undoRun(root: string, runId: string | undefined, options: { forc
       return {
         path: c.path,
         item: c.item,
-        before: nowBytes ? { bytes: nowBytes, mode: statSync(cur).mode & 0o7777, mtimeMs: statSync(cur).mtimeMs } : null,
-        after: c.before ? { bytes: store.getObject(target, c.before.sha), mode: c.before.mode, ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}) } : null,
+        before: nowBytes
+          ? { bytes: nowBytes, mode: statSync(cur).mode & 0o7777, mtimeMs: statSync(cur).mtimeMs }
+          : null,
+        after: c.before
+          ? {
+              bytes: store.getObject(target, c.before.sha),
+              mode: c.before.mode,
+              ...(c.before.mtimeMs ? { mtimeMs: c.before.mtimeMs } : {}),
+            }
+          : null,
       };
     });
-    const done = executeChanges(root, id, changes, { kind: 'undo', items: begin.items, undoes: target, ...(preserved.length ? { preserved } : {}) });
+    const done = executeChanges(root, id, changes, {
+      kind: 'undo',
+      items: begin.items,
+      undoes: target,
+      ...(preserved.length ? { preserved } : {}),
+    });
     removeEmptyDirs(root, begin.createdDirs);
     store.append(target, { type: 'UNDONE', by: id, at: new Date().toISOString() });
     return { ...done, undid: target };
@@ -194,7 +305,11 @@ export function undoRun(root: string, runId: string | undefined, options: { forc
 }
 
 export interface RecoverReport {
-  readonly runs: readonly { id: string; action: 'rolled back' | 'finished'; kept: readonly { path: string; sha: string }[] }[];
+  readonly runs: readonly {
+    id: string;
+    action: 'rolled back' | 'finished';
+    kept: readonly { path: string; sha: string }[];
+  }[];
   readonly staleLock: string | null;
 }
 
@@ -206,7 +321,10 @@ export function recoverVault(root: string, options: { forward?: boolean } = {}):
   let staleLock: string | null = null;
   const held = Lock.read(root);
   if (held || existsSync(Lock.path(root))) {
-    if (held && Lock.alive(held)) throw new StateError(`memlint ${held.command} (pid ${held.pid}) is running on this vault; recover refuses while it runs`);
+    if (held && Lock.alive(held))
+      throw new StateError(
+        `memlint ${held.command} (pid ${held.pid}) is running on this vault; recover refuses while it runs`,
+      );
     staleLock = held ? `pid ${held.pid} (${held.command}, since ${held.at})` : 'unreadable lock file';
     unlinkSync(Lock.path(root));
   }
@@ -228,14 +346,22 @@ export function recoverVault(root: string, options: { forward?: boolean } = {}):
         // of it is kept in the run folder (as `undo --force` does) before the image replaces it.
         const now = currentSha(root, c.path);
         if (now !== (c.before?.sha ?? null) && now !== (c.after?.sha ?? null)) {
-          kept.push({ path: c.path, sha: now === null ? 'absent' : store.putObject(id, readFileSync(abs(root, c.path))) });
+          kept.push({
+            path: c.path,
+            sha: now === null ? 'absent' : store.putObject(id, readFileSync(abs(root, c.path))),
+          });
         }
         writeStep();
         writeImage(root, c.path, images[k]!, image?.mode ?? 0o644, image?.mtimeMs);
         removeTempFiles(root, c.path);
       }
       if (!options.forward) removeEmptyDirs(root, begin.createdDirs);
-      store.append(id, options.forward ? { type: 'COMMIT', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) } : { type: 'ROLLEDBACK', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) });
+      store.append(
+        id,
+        options.forward
+          ? { type: 'COMMIT', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) }
+          : { type: 'ROLLEDBACK', at: new Date().toISOString(), ...(kept.length ? { kept } : {}) },
+      );
       runs.push({ id, action: options.forward ? 'finished' : 'rolled back', kept });
     }
     return { runs, staleLock };
@@ -244,18 +370,36 @@ export function recoverVault(root: string, options: { forward?: boolean } = {}):
   }
 }
 
-export interface RunSummary { id: string; kind: string; at: string; items: number; files: number; status: string; undoes?: string; undoneBy?: string; proposal?: string }
+export interface RunSummary {
+  id: string;
+  kind: string;
+  at: string;
+  items: number;
+  files: number;
+  status: string;
+  undoes?: string;
+  undoneBy?: string;
+  proposal?: string;
+}
 
 export function listRuns(root: string): RunSummary[] {
   const store = new RunStore(root);
   return store.list().map((id) => {
     const records = store.read(id);
     const begin = records.find((r): r is Extract<JournalRecord, { type: 'BEGIN' }> => r.type === 'BEGIN');
-    const undoneBy = records.find((r): r is Extract<JournalRecord, { type: 'UNDONE' }> => r.type === 'UNDONE')?.by ?? store.undoneBy(id);
+    const undoneBy =
+      records.find((r): r is Extract<JournalRecord, { type: 'UNDONE' }> => r.type === 'UNDONE')?.by ??
+      store.undoneBy(id);
     return {
-      id, kind: begin?.kind ?? '?', at: begin?.at ?? '?', items: begin?.items.filter((i) => i.status === 'run').length ?? 0,
-      files: begin?.changes.length ?? 0, status: store.status(id),
-      ...(begin?.undoes ? { undoes: begin.undoes } : {}), ...(undoneBy ? { undoneBy } : {}), ...(begin?.proposal ? { proposal: begin.proposal } : {}),
+      id,
+      kind: begin?.kind ?? '?',
+      at: begin?.at ?? '?',
+      items: begin?.items.filter((i) => i.status === 'run').length ?? 0,
+      files: begin?.changes.length ?? 0,
+      status: store.status(id),
+      ...(begin?.undoes ? { undoes: begin.undoes } : {}),
+      ...(undoneBy ? { undoneBy } : {}),
+      ...(begin?.proposal ? { proposal: begin.proposal } : {}),
     };
   });
 }

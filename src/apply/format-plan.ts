@@ -11,9 +11,21 @@ const text = (c: FileChange['before']): string => (c ? maskSecrets(decoder.decod
 export function describeChange(c: FileChange): string {
   if (c.before && !c.after) return `  retire ${c.path} (moved to ${HOLDING}/<run-id>/)`;
   if (!c.before && c.after && c.path.startsWith(`${HOLDING}/`)) return `  create ${c.path}`;
-  const patch = createTwoFilesPatch(`a/${c.path}`, `b/${c.path}`, text(c.before), text(c.after), undefined, undefined, { context: 2 });
-  const mode = c.before && c.after && c.before.mode !== c.after.mode ? ` (mode ${c.before.mode.toString(8)} → ${c.after.mode.toString(8)})` : '';
-  return patch.split('\n').slice(1).map((l) => `  ${l}`).join('\n').trimEnd() + mode;
+  const patch = createTwoFilesPatch(`a/${c.path}`, `b/${c.path}`, text(c.before), text(c.after), undefined, undefined, {
+    context: 2,
+  });
+  const mode =
+    c.before && c.after && c.before.mode !== c.after.mode
+      ? ` (mode ${c.before.mode.toString(8)} → ${c.after.mode.toString(8)})`
+      : '';
+  return (
+    patch
+      .split('\n')
+      .slice(1)
+      .map((l) => `  ${l}`)
+      .join('\n')
+      .trimEnd() + mode
+  );
 }
 
 export function formatPlan(plan: Plan, options: { dryRun: boolean }): string {
@@ -35,7 +47,9 @@ export function formatPlan(plan: Plan, options: { dryRun: boolean }): string {
   }
   const counts = (s: string): number => plan.items.filter((i) => i.status === s).length;
   out.push('');
-  out.push(`${counts('run')} to run, ${counts('done')} with nothing to change, ${counts('skipped')} skipped, ${counts('refused')} refused; ${plan.changes.length} file change(s).`);
+  out.push(
+    `${counts('run')} to run, ${counts('done')} with nothing to change, ${counts('skipped')} skipped, ${counts('refused')} refused; ${plan.changes.length} file change(s).`,
+  );
   if (options.dryRun) out.push(plan.changes.length ? 'Run again with --execute to do it.' : 'Nothing would change.');
   return `${out.join('\n')}\n`;
 }

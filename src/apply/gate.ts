@@ -17,7 +17,11 @@ import { count } from '../util/counters.js';
 import { HOLDING, type FileChange } from './compose.js';
 import { planApply, type ItemOutcome, type Plan } from './plan.js';
 
-export interface LostLine { readonly file: string; readonly line: number; readonly text: string }
+export interface LostLine {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
 
 export interface GateReport {
   /** Error findings the approved run would add (after the refusals: those it still adds when overridden). */
@@ -29,7 +33,10 @@ export interface GateReport {
   readonly overridden: boolean;
 }
 
-export interface GateOptions { readonly allOrNothing?: boolean; readonly allowNewErrors?: boolean }
+export interface GateOptions {
+  readonly allOrNothing?: boolean;
+  readonly allowNewErrors?: boolean;
+}
 
 /** Counts in a message ("206 lines") change with any edit: a finding is the same finding without them. */
 const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.replace(/\d+/g, '#')}`;
@@ -39,7 +46,10 @@ const errorKey = (f: Finding): string => `${f.ruleId}\0${f.file}\0${f.message.re
  * that shares the bytes of the files it leaves unchanged, and parsing is a function of the bytes and
  * the arguments in `key`.
  */
-const parsedMemo = new WeakMap<Uint8Array, { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }>();
+const parsedMemo = new WeakMap<
+  Uint8Array,
+  { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }
+>();
 
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
@@ -47,9 +57,17 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
   for (const f of vault.files) images.set(f.path, { bytes: f.bytes, mode: f.mode, mtimeMs: f.mtimeMs, role: f.role });
   for (const c of changes) {
     if (c.path.startsWith(`${HOLDING}/`) || c.path.startsWith('.memlint/')) continue;
-    if (!c.after) { images.delete(c.path); continue; }
+    if (!c.after) {
+      images.delete(c.path);
+      continue;
+    }
     const old = images.get(c.path);
-    images.set(c.path, { bytes: c.after.bytes, mode: c.after.mode, mtimeMs: old?.mtimeMs ?? Date.now(), ...(old?.role ? { role: old.role } : {}) });
+    images.set(c.path, {
+      bytes: c.after.bytes,
+      mode: c.after.mode,
+      mtimeMs: old?.mtimeMs ?? Date.now(),
+      ...(old?.role ? { role: old.role } : {}),
+    });
   }
   const roleOf = roleClassifier(vault.config, vault.kind);
   const parsed = [];
@@ -59,8 +77,18 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
     const maxBytes = role === 'note' ? vault.config.maxFileBytes : Number.MAX_SAFE_INTEGER;
     const key = `${vault.root}\0${path}\0${role}\0${img.mtimeMs}\0${img.mode}\0${maxBytes}`;
     const hit = parsedMemo.get(img.bytes);
-    if (hit && hit.key === key) { parsed.push(hit.parsed); continue; }
-    const p = parseMarkdown(path, `${vault.root}/${path}`, role, img.bytes, { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode }, maxBytes);
+    if (hit && hit.key === key) {
+      parsed.push(hit.parsed);
+      continue;
+    }
+    const p = parseMarkdown(
+      path,
+      `${vault.root}/${path}`,
+      role,
+      img.bytes,
+      { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode },
+      maxBytes,
+    );
     parsedMemo.set(img.bytes, { key, parsed: p });
     parsed.push(p);
   }
@@ -101,7 +129,8 @@ function fileFindingsMemo(): FileFindingsCache {
   };
 }
 const memos = new WeakMap<Vault, FileFindingsCache>();
-const memoOf = (vault: Vault): FileFindingsCache => memos.get(vault) ?? (memos.set(vault, fileFindingsMemo()), memos.get(vault)!);
+const memoOf = (vault: Vault): FileFindingsCache =>
+  memos.get(vault) ?? (memos.set(vault, fileFindingsMemo()), memos.get(vault)!);
 const errorsOf = (vault: Vault, memo: FileFindingsCache): Finding[] => {
   count('apply.gateChecks');
   return runRules(vault, gateRules(vault), memo).findings.filter((f) => f.severity === 'error');
@@ -172,7 +201,9 @@ function linksByLine(file: VaultFile): ReadonlyMap<number, Link[]> {
 export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileChange[]): LostLine[] {
   const deleted = new Set(changes.filter((c) => !c.after).map((c) => c.path));
   const changed = changes.filter((c) => c.before && c.after && !c.path.startsWith('.memlint/'));
-  const indexes = [vault.index, ...vault.secondaryIndexes].filter((f): f is VaultFile => f !== null && changed.some((c) => c.path === f.path));
+  const indexes = [vault.index, ...vault.secondaryIndexes].filter(
+    (f): f is VaultFile => f !== null && changed.some((c) => c.path === f.path),
+  );
   if (indexes.length === 0) return [];
   // A fact text has no line break, so it is in the vault's fact texts joined when it is in one file's.
   let pieces: string[] | null = null;
@@ -184,12 +215,16 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   for (const file of indexes) {
     const after = post.byPath.get(file.path);
     const remaining = new Map<string, number>();
-    for (const l of (after ? after.text : '').split('\n')) remaining.set(l.replace(/\r$/, ''), (remaining.get(l.replace(/\r$/, '')) ?? 0) + 1);
+    for (const l of (after ? after.text : '').split('\n'))
+      remaining.set(l.replace(/\r$/, ''), (remaining.get(l.replace(/\r$/, '')) ?? 0) + 1);
     const lines = file.text.split('\n');
     lines.forEach((raw, i) => {
       const line = raw.replace(/\r$/, '');
       const n = remaining.get(line) ?? 0;
-      if (n > 0) { remaining.set(line, n - 1); return; }
+      if (n > 0) {
+        remaining.set(line, n - 1);
+        return;
+      }
       const text = factText(line);
       if (text === '' || /^[#>|:\-=*_\s`]*$/.test(text)) return;
       const links = linksByLine(file).get(i + 1) ?? [];
@@ -200,7 +235,10 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   return out;
 }
 
-interface GateResult { readonly newErrors: Finding[]; readonly lost: LostLine[] }
+interface GateResult {
+  readonly newErrors: Finding[];
+  readonly lost: LostLine[];
+}
 
 function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): GateResult {
   if (plan.changes.length === 0) return { newErrors: [], lost: [] };
@@ -220,30 +258,50 @@ const failed = (v: GateResult): boolean => v.newErrors.length > 0 || v.lost.leng
 function reasonOf(v: GateResult): string {
   const parts: string[] = [];
   if (v.newErrors.length) {
-    const shown = v.newErrors.slice(0, 3).map((f) => `${f.ruleId} ${f.file}:${f.line}: ${f.message}`).join('; ');
-    parts.push(`post-state check: would add ${v.newErrors.length} error finding${v.newErrors.length > 1 ? 's' : ''} (${shown}${v.newErrors.length > 3 ? '; …' : ''})`);
+    const shown = v.newErrors
+      .slice(0, 3)
+      .map((f) => `${f.ruleId} ${f.file}:${f.line}: ${f.message}`)
+      .join('; ');
+    parts.push(
+      `post-state check: would add ${v.newErrors.length} error finding${v.newErrors.length > 1 ? 's' : ''} (${shown}${v.newErrors.length > 3 ? '; …' : ''})`,
+    );
   }
   if (v.lost.length) {
-    const shown = v.lost.slice(0, 2).map((l) => `${l.file} line ${l.line} ${JSON.stringify(l.text.length > 80 ? `${l.text.slice(0, 77)}...` : l.text)}`).join('; ');
-    parts.push(`post-state check: would leave the text of ${v.lost.length} removed index line${v.lost.length > 1 ? 's' : ''} nowhere in the vault (${shown}${v.lost.length > 2 ? '; …' : ''})`);
+    const shown = v.lost
+      .slice(0, 2)
+      .map(
+        (l) => `${l.file} line ${l.line} ${JSON.stringify(l.text.length > 80 ? `${l.text.slice(0, 77)}...` : l.text)}`,
+      )
+      .join('; ');
+    parts.push(
+      `post-state check: would leave the text of ${v.lost.length} removed index line${v.lost.length > 1 ? 's' : ''} nowhere in the vault (${shown}${v.lost.length > 2 ? '; …' : ''})`,
+    );
   }
   return parts.join('; ');
 }
 
 const only = (proposal: Proposal, ids: ReadonlySet<string>): Proposal => ({
   ...proposal,
-  items: proposal.items.map((i) => (i.decision === 'approve' && !ids.has(i.id) ? { ...i, decision: 'reject' as const } : i)),
+  items: proposal.items.map((i) =>
+    i.decision === 'approve' && !ids.has(i.id) ? { ...i, decision: 'reject' as const } : i,
+  ),
 });
 
 /** planApply, then the post-state gate: the plan returned writes nothing the gate refused. */
-export function gatedPlan(proposal: Proposal, vault: Vault, runId: string, options: GateOptions = {}): { plan: Plan; gate: GateReport } {
+export function gatedPlan(
+  proposal: Proposal,
+  vault: Vault,
+  runId: string,
+  options: GateOptions = {},
+): { plan: Plan; gate: GateReport } {
   const plan = planApply(proposal, vault, runId, {});
   const empty: GateReport = { newErrors: [], lost: [], refused: new Map(), overridden: false };
   if (plan.changes.length === 0) return { plan: allOrNothing(plan, options), gate: empty };
   const baseline = baselineOf(vault);
   const whole = judge(vault, baseline, plan);
   if (!failed(whole)) return { plan: allOrNothing(plan, options), gate: empty };
-  if (options.allowNewErrors) return { plan: allOrNothing(plan, options), gate: { ...whole, refused: new Map(), overridden: true } };
+  if (options.allowNewErrors)
+    return { plan: allOrNothing(plan, options), gate: { ...whole, refused: new Map(), overridden: true } };
 
   // Which items: add them in order, a group at a time; a group that fails is split until one item is left.
   const candidates = plan.items.filter((i) => i.status === 'run').map((i) => i.id);
@@ -253,8 +311,14 @@ export function gatedPlan(proposal: Proposal, vault: Vault, runId: string, optio
     if (group.length === 0) return;
     const trial = new Set([...accepted, ...group]);
     const verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, {}));
-    if (!failed(verdict)) { for (const id of group) accepted.add(id); return; }
-    if (group.length === 1) { refused.set(group[0]!, reasonOf(verdict)); return; }
+    if (!failed(verdict)) {
+      for (const id of group) accepted.add(id);
+      return;
+    }
+    if (group.length === 1) {
+      refused.set(group[0]!, reasonOf(verdict));
+      return;
+    }
     const half = Math.ceil(group.length / 2);
     tryGroup(group.slice(0, half));
     tryGroup(group.slice(half));
@@ -273,8 +337,13 @@ export function gatedPlan(proposal: Proposal, vault: Vault, runId: string, optio
 function allOrNothing(plan: Plan, options: GateOptions): Plan {
   if (!options.allOrNothing || !plan.items.some((o) => o.status === 'refused')) return plan;
   return {
-    ...plan, changes: [],
-    items: plan.items.map((o) => (o.status === 'run' || o.status === 'done' ? { ...o, status: 'skipped', reason: '--all-or-nothing: another approved item was refused' } : o)),
+    ...plan,
+    changes: [],
+    items: plan.items.map((o) =>
+      o.status === 'run' || o.status === 'done'
+        ? { ...o, status: 'skipped', reason: '--all-or-nothing: another approved item was refused' }
+        : o,
+    ),
   };
 }
 

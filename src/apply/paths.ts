@@ -16,7 +16,11 @@ const RETIRED = '.memlint/retired/';
 function realExisting(root: string, abs: string): string | null {
   let p = abs;
   for (;;) {
-    try { return realpathSync(p); } catch { /* missing: try its folder */ }
+    try {
+      return realpathSync(p);
+    } catch {
+      /* missing: try its folder */
+    }
     const up = dirname(p);
     if (up === p || !isInside(root, up)) return null;
     p = up;
@@ -29,19 +33,38 @@ function realExisting(root: string, abs: string): string | null {
  * deepest folder of it that exists resolves out of the vault through a symbolic link.
  */
 export function unsafePath(root: string, path: string, options: { state?: boolean } = {}): string | null {
-  if (typeof path !== 'string' || path === '' || isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path) || path.includes('\\') || path.includes('\0')) return `${JSON.stringify(path)} is not a vault-relative path`;
-  if (path.split('/').some((seg) => seg === '..' || seg === '.' || seg === '')) return `${JSON.stringify(path)} has a '..', '.' or empty segment`;
-  const rest = options.state && (path.startsWith(RETIRED) || `${path}/` === RETIRED) ? path.slice(RETIRED.length) : path;
-  if (rest.split('/').some((seg) => seg.startsWith('.'))) return `${JSON.stringify(path)} is inside a hidden folder (such as .memlint)`;
+  if (
+    typeof path !== 'string' ||
+    path === '' ||
+    isAbsolute(path) ||
+    /^[a-zA-Z]:[\\/]/.test(path) ||
+    path.includes('\\') ||
+    path.includes('\0')
+  )
+    return `${JSON.stringify(path)} is not a vault-relative path`;
+  if (path.split('/').some((seg) => seg === '..' || seg === '.' || seg === ''))
+    return `${JSON.stringify(path)} has a '..', '.' or empty segment`;
+  const rest =
+    options.state && (path.startsWith(RETIRED) || `${path}/` === RETIRED) ? path.slice(RETIRED.length) : path;
+  if (rest.split('/').some((seg) => seg.startsWith('.')))
+    return `${JSON.stringify(path)} is inside a hidden folder (such as .memlint)`;
   let realRoot: string;
-  try { realRoot = realpathSync(root); } catch { return `the vault ${root} cannot be read`; }
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return `the vault ${root} cannot be read`;
+  }
   const abs = join(root, ...path.split('/'));
   const real = realExisting(root, abs);
-  if (real !== null && !isInside(realRoot, real)) return `${JSON.stringify(path)} goes through a symbolic link out of the vault`;
+  if (real !== null && !isInside(realRoot, real))
+    return `${JSON.stringify(path)} goes through a symbolic link out of the vault`;
   try {
     const st = lstatSync(abs);
-    if (!st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) return `${JSON.stringify(path)} is not a regular file`;
-  } catch { /* missing: the staleness check reports it by name */ }
+    if (!st.isFile() && !st.isSymbolicLink() && !st.isDirectory())
+      return `${JSON.stringify(path)} is not a regular file`;
+  } catch {
+    /* missing: the staleness check reports it by name */
+  }
   return null;
 }
 
@@ -50,9 +73,13 @@ export function refusePath(vault: Vault, path: string, role: PathRole): string |
   const unsafe = unsafePath(vault.root, path);
   if (unsafe) return unsafe;
   const file = vault.byPath.get(path);
-  if (role === 'note' && file && file.role !== 'note') return `${JSON.stringify(path)} is not a note (it is the ${file.role})`;
-  if (role === 'note' && !file && !path.toLowerCase().endsWith('.md')) return `${JSON.stringify(path)} is not a markdown note`;
-  if (role === 'index' && file && file.role !== 'index' && file.role !== 'secondary-index' && file.role !== 'note') return `${JSON.stringify(path)} cannot be edited as an index`;
-  if (role === 'any-markdown' && !path.toLowerCase().endsWith('.md')) return `${JSON.stringify(path)} is not a markdown file`;
+  if (role === 'note' && file && file.role !== 'note')
+    return `${JSON.stringify(path)} is not a note (it is the ${file.role})`;
+  if (role === 'note' && !file && !path.toLowerCase().endsWith('.md'))
+    return `${JSON.stringify(path)} is not a markdown note`;
+  if (role === 'index' && file && file.role !== 'index' && file.role !== 'secondary-index' && file.role !== 'note')
+    return `${JSON.stringify(path)} cannot be edited as an index`;
+  if (role === 'any-markdown' && !path.toLowerCase().endsWith('.md'))
+    return `${JSON.stringify(path)} is not a markdown file`;
   return null;
 }

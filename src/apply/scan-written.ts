@@ -7,7 +7,12 @@ import type { Config } from '../config/schema.js';
 import { securityFindings } from '../rules/security/in-text.js';
 
 /** Why `written` may not be written (a security rule it trips that no source text does), or null. */
-export function newSecurityFinding(written: string, sources: readonly string[], config: Config, what: string): string | null {
+export function newSecurityFinding(
+  written: string,
+  sources: readonly string[],
+  config: Config,
+  what: string,
+): string | null {
   const added = securityFindings(written, config);
   if (added.length === 0) return null;
   const had = new Set(sources.flatMap((s) => securityFindings(s, config).map((f) => f.ruleId)));

@@ -25,7 +25,8 @@ export function withholdRefused(proposal: Proposal, vault: Vault): Proposal {
   }
   if (withheld.length === 0) return proposal;
   const counts: Record<string, number> = {};
-  for (const k of Object.keys((proposal.summary?.items as Record<string, number> | undefined) ?? {})) counts[k] = current.items.filter((i) => i.kind === k).length;
+  for (const k of Object.keys((proposal.summary?.items as Record<string, number> | undefined) ?? {}))
+    counts[k] = current.items.filter((i) => i.kind === k).length;
   const before = (proposal.summary?.withheld as unknown[] | undefined) ?? [];
   return { ...current, summary: { ...proposal.summary, items: counts, withheld: [...before, ...withheld] } };
 }

@@ -18,7 +18,18 @@ import type { Finding } from '../rules/types.js';
 import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
 import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile } from '../vault/model.js';
-import { asciiOnly, configKey, decodeLinks, decodeParse, encodeFile, isRow, isTrusted, keyOf, sameLinks, type Row } from './check-cache-row.js';
+import {
+  asciiOnly,
+  configKey,
+  decodeLinks,
+  decodeParse,
+  encodeFile,
+  isRow,
+  isTrusted,
+  keyOf,
+  sameLinks,
+  type Row,
+} from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
@@ -26,8 +37,13 @@ export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 3: rows are objects with named fields (check-cache-row.ts `Row`), no longer positional arrays.
 const MAGIC = 'memlint-check-cache-3';
 
-interface Header { magic: string; version: string; config: string; kind: string; shape: string }
-
+interface Header {
+  magic: string;
+  version: string;
+  config: string;
+  kind: string;
+  shape: string;
+}
 
 interface Entry {
   /** The record as read from disk, until parsed. */
@@ -72,7 +88,13 @@ export class CheckCache implements ParseCache {
   /** Files answered from the cache in this run: without reading them, and after reading and hashing them. */
   readonly hits = { unchanged: 0, sameBytes: 0 };
 
-  private constructor(file: string, header: Header, lines: Map<string, string>, stale: boolean, options: CheckCacheOptions) {
+  private constructor(
+    file: string,
+    header: Header,
+    lines: Map<string, string>,
+    stale: boolean,
+    options: CheckCacheOptions,
+  ) {
     this.trustStat = (options.strategy ?? 'stat') === 'stat';
     // A record's stat is trusted only for a file last changed a margin before it was read (racy clean):
     // a file changed within it is read and hashed again on the next run.
@@ -96,8 +118,13 @@ export class CheckCache implements ParseCache {
     }
     const firstBreak = text.indexOf('\n');
     let old: Partial<Header> = {};
-    try { old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>; } catch { /* corrupt: rebuilt */ }
-    if (old.magic !== MAGIC || old.version !== CACHE_KEY || old.config !== header.config || firstBreak === -1) return new CheckCache(file, header, lines, true, options);
+    try {
+      old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>;
+    } catch {
+      /* corrupt: rebuilt */
+    }
+    if (old.magic !== MAGIC || old.version !== CACHE_KEY || old.config !== header.config || firstBreak === -1)
+      return new CheckCache(file, header, lines, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
     let at = firstBreak + 1;
@@ -129,7 +156,9 @@ export class CheckCache implements ParseCache {
       try {
         const v: unknown = JSON.parse(e.line);
         if (isRow(v)) e.row = v;
-      } catch { /* a corrupt line is a miss */ }
+      } catch {
+        /* a corrupt line is a miss */
+      }
       if (e.row === null) e.line = null;
     }
     return e.row;
@@ -141,7 +170,8 @@ export class CheckCache implements ParseCache {
     const was = row?.stat;
     if (!this.trustStat || !row || row.role !== role || !was) return undefined;
     const st = statSync(absPath, { throwIfNoEntry: false });
-    if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino) return undefined;
+    if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino)
+      return undefined;
     e.digest = row.digest;
     e.stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     this.hits.unchanged++;
@@ -158,7 +188,13 @@ export class CheckCache implements ParseCache {
       // Same bytes: the line is written again only to record a new stat (touched, checked out
       // again) or one that has become old enough to trust.
       const was = row.stat;
-      const sameStat = was !== null && was.size === stat.size && was.mtimeMs === stat.mtimeMs && was.ctimeMs === stat.ctimeMs && was.ino === stat.ino && was.mode === stat.mode;
+      const sameStat =
+        was !== null &&
+        was.size === stat.size &&
+        was.mtimeMs === stat.mtimeMs &&
+        was.ctimeMs === stat.ctimeMs &&
+        was.ino === stat.ino &&
+        was.mode === stat.mode;
       if (!sameStat && (was !== null || this.trusted(stat))) e.rewrite = true;
       return decodeParse(row);
     }
@@ -187,7 +223,10 @@ export class CheckCache implements ParseCache {
     this.header.shape = shape;
   }
 
-  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined {
+  resolvedLinks(
+    path: string,
+    suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null,
+  ): readonly Link[] | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
     return this.shapeMatches && row ? Object.freeze(decodeLinks(row.links, suggest)) : undefined;
@@ -232,8 +271,10 @@ export class CheckCache implements ParseCache {
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        const findings = (e.fresh ? e.findings : e.findings ?? e.row?.findings) ?? {};
-        out.push(`${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`);
+        const findings = (e.fresh ? e.findings : (e.findings ?? e.row?.findings)) ?? {};
+        out.push(
+          `${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`,
+        );
       } else if (e.line !== null) {
         unchangedLines++;
         out.push(`${keyOf(f.path)}\t${e.line}`);

@@ -4,7 +4,8 @@ import type { Reporter } from './types.js';
 import { escapeControl } from '../util/control.js';
 
 // Newlines as GitHub's %0A; every other control character (ESC…) as \xNN, never raw.
-const escapeData = (s: string): string => escapeControl(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+const escapeData = (s: string): string =>
+  escapeControl(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
 

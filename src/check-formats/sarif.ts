@@ -10,7 +10,8 @@ const encodePath = (p: string): string => p.split('/').map(encodeURIComponent).j
 export const sarif: Reporter = (result) => {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i] as const));
   const extraRules: string[] = [];
-  for (const f of result.findings) if (!ruleIndex.has(f.ruleId) && !extraRules.includes(f.ruleId)) extraRules.push(f.ruleId);
+  for (const f of result.findings)
+    if (!ruleIndex.has(f.ruleId) && !extraRules.includes(f.ruleId)) extraRules.push(f.ruleId);
   extraRules.forEach((id, i) => ruleIndex.set(id, RULES.length + i));
   const doc = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -53,7 +54,16 @@ export const sarif: Reporter = (result) => {
             },
           ],
           ...(f.related
-            ? { relatedLocations: f.related.map((r, i) => ({ id: i, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: encodePath(r.file), uriBaseId: 'VAULT' }, region: { startLine: r.line, startColumn: r.column } } })) }
+            ? {
+                relatedLocations: f.related.map((r, i) => ({
+                  id: i,
+                  message: { text: r.message },
+                  physicalLocation: {
+                    artifactLocation: { uri: encodePath(r.file), uriBaseId: 'VAULT' },
+                    region: { startLine: r.line, startColumn: r.column },
+                  },
+                })),
+              }
             : {}),
         })),
       },

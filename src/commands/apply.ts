@@ -27,11 +27,24 @@ export async function run(args: string[], io: IO): Promise<number> {
   if (!positionals[0]) throw new UsageError('apply: which proposal? memlint apply PROPOSAL [--execute]');
   const file = resolve(io.cwd, positionals[0]);
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new ProposalError(`cannot read proposal ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ProposalError(
+      `cannot read proposal ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
   const proposal = parseProposal(text, file);
-  const { root, fromField } = vaultOf(proposal, file, values.vault === undefined ? undefined : resolve(io.cwd, values.vault));
+  const { root, fromField } = vaultOf(
+    proposal,
+    file,
+    values.vault === undefined ? undefined : resolve(io.cwd, values.vault),
+  );
   const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
-  const options = { allOrNothing: Boolean(values['all-or-nothing']), allowNewErrors: Boolean(values['allow-new-errors']) };
+  const options = {
+    allOrNothing: Boolean(values['all-or-nothing']),
+    allowNewErrors: Boolean(values['allow-new-errors']),
+  };
   if (fromField) checkFieldVault(proposal, file, loadVault(root, { config }));
   if (!values.execute) {
     const { plan, gate } = gatedPlan(proposal, loadVault(root, { config }), '<run-id>', options);
@@ -45,10 +58,15 @@ export async function run(args: string[], io: IO): Promise<number> {
   try {
     // Planned again under the lock, against the vault as it is now.
     const { plan, gate } = gatedPlan(proposal, loadVault(root, { config }), newRunId(), options);
-    if (plan.changes.length > 0) executeChanges(root, plan.runId, plan.changes, { kind: 'apply', items: plan.items, proposal: file });
+    if (plan.changes.length > 0)
+      executeChanges(root, plan.runId, plan.changes, { kind: 'apply', items: plan.items, proposal: file });
     io.stdout.write(formatPlan(plan, { dryRun: false }));
     io.stdout.write(describeGate(gate));
-    io.stdout.write(plan.changes.length ? `run id: ${plan.runId} (undo with: memlint undo ${plan.runId} --vault ${root})\n` : 'nothing changed; no run recorded\n');
+    io.stdout.write(
+      plan.changes.length
+        ? `run id: ${plan.runId} (undo with: memlint undo ${plan.runId} --vault ${root})\n`
+        : 'nothing changed; no run recorded\n',
+    );
     return plan.items.some((i) => i.status === 'refused') ? 1 : 0;
   } finally {
     lock.release();
@@ -65,9 +83,16 @@ function vaultOf(proposal: Proposal, file: string, given: string | undefined): {
   if (given !== undefined) return { root: existingVault(given), fromField: false };
   const parts = dirname(file).split(sep);
   const at = parts.lastIndexOf(STATE_DIR);
-  if (at > 0 && parts[at + 1] === 'proposals') return { root: existingVault(parts.slice(0, at).join(sep) || sep), fromField: false };
+  if (at > 0 && parts[at + 1] === 'proposals')
+    return { root: existingVault(parts.slice(0, at).join(sep) || sep), fromField: false };
   const root = resolve(dirname(file), proposal.vault);
-  try { existingVault(root); } catch { throw new ProposalError(`the proposal's vault: ${proposal.vault} is not a folder; give the vault with --vault VAULT`); }
+  try {
+    existingVault(root);
+  } catch {
+    throw new ProposalError(
+      `the proposal's vault: ${proposal.vault} is not a folder; give the vault with --vault VAULT`,
+    );
+  }
   return { root, fromField: true };
 }
 
@@ -75,5 +100,7 @@ function vaultOf(proposal: Proposal, file: string, given: string | undefined): {
 function checkFieldVault(proposal: Proposal, file: string, vault: Vault): void {
   if (manifestOf(vault) === proposal.manifest) return;
   if (listRuns(vault.root).some((r) => r.proposal === file && r.kind === 'apply')) return;
-  throw new ProposalError(`the proposal's vault: ${proposal.vault} does not hold the notes the proposal was written from (the manifest differs); if it is the right vault, say so with --vault ${join(vault.root)}`);
+  throw new ProposalError(
+    `the proposal's vault: ${proposal.vault} does not hold the notes the proposal was written from (the manifest differs); if it is the right vault, say so with --vault ${join(vault.root)}`,
+  );
 }

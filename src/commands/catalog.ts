@@ -19,7 +19,8 @@ export async function run(args: string[], io: IO): Promise<number> {
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const { config } = await loadConfig(dir, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
   const vault = loadVault(dir, { config });
-  if (vault.kind === 'hermes') throw new UsageError('catalog: a hermes store has no catalog (its entries live in MEMORY.md / USER.md)');
+  if (vault.kind === 'hermes')
+    throw new UsageError('catalog: a hermes store has no catalog (its entries live in MEMORY.md / USER.md)');
   const text = buildCatalog(vault);
   const target = resolve(vault.root, config.catalog.file);
   const current = vault.catalog?.text ?? null;
@@ -28,7 +29,9 @@ export async function run(args: string[], io: IO): Promise<number> {
       io.stdout.write(`${config.catalog.file} is up to date\n`);
       return 0;
     }
-    io.stdout.write(`${config.catalog.file} is ${current === null ? 'missing' : 'stale'}; run memlint catalog --write\n`);
+    io.stdout.write(
+      `${config.catalog.file} is ${current === null ? 'missing' : 'stale'}; run memlint catalog --write\n`,
+    );
     return 1;
   }
   if (values.write) {

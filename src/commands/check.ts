@@ -27,14 +27,19 @@ export async function run(args: string[], io: IO): Promise<number> {
     'cache-strategy': { type: 'string' },
   });
   const format = oneOf('check', 'format', values.format, FORMATS, 'pretty');
-  const kind = values.kind === undefined ? undefined : oneOf('check', 'kind', values.kind, ['claude', 'hermes'] as const, 'claude');
+  const kind =
+    values.kind === undefined
+      ? undefined
+      : oneOf('check', 'kind', values.kind, ['claude', 'hermes'] as const, 'claude');
   if (values.all && positionals.length) throw new UsageError('check: give a VAULT or --all, not both');
-  if (values.all && values.staged) throw new UsageError('check: --staged checks one vault in a git repository; it does not go with --all');
+  if (values.all && values.staged)
+    throw new UsageError('check: --staged checks one vault in a git repository; it does not go with --all');
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const only = ruleIds('--rule', values.rule);
   const skip = ruleIds('--ignore-rule', values['ignore-rule']);
   const maxWarnings = values['max-warnings'] === undefined ? undefined : Number(values['max-warnings']);
-  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`check: --max-warnings takes a whole number of 0 or more (got '${values['max-warnings']}')`);
+  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0))
+    throw new UsageError(`check: --max-warnings takes a whole number of 0 or more (got '${values['max-warnings']}')`);
   mark('start');
   const options = (vaultDir: string): CheckOptions => ({
     ...(values.config ? { configFile: resolve(io.cwd, values.config) } : {}),
@@ -42,16 +47,22 @@ export async function run(args: string[], io: IO): Promise<number> {
     ...(values.root ? { root: resolve(io.cwd, values.root) } : {}),
     ...(values.staged ? { staged: true } : {}),
     ...(only.length || skip.length ? { rules: { only, skip } } : {}),
-    ...(!values.staged && (values.cache || values['cache-location'] || values['cache-strategy']) ? {
-      cache: {
-        ...(values['cache-location'] && vaultDir === dir ? { location: resolve(io.cwd, values['cache-location']) } : {}),
-        strategy: oneOf('check', 'cache-strategy', values['cache-strategy'], ['stat', 'content'] as const, 'stat'),
-      },
-    } : {}),
+    ...(!values.staged && (values.cache || values['cache-location'] || values['cache-strategy'])
+      ? {
+          cache: {
+            ...(values['cache-location'] && vaultDir === dir
+              ? { location: resolve(io.cwd, values['cache-location']) }
+              : {}),
+            strategy: oneOf('check', 'cache-strategy', values['cache-strategy'], ['stat', 'content'] as const, 'stat'),
+          },
+        }
+      : {}),
   });
   const full = await loadReporter(format);
   // --quiet: errors only (the summary still counts everything).
-  const reporter: typeof full = values.quiet ? (r, c) => full({ ...r, findings: r.findings.filter((f) => f.severity === 'error') }, c) : full;
+  const reporter: typeof full = values.quiet
+    ? (r, c) => full({ ...r, findings: r.findings.filter((f) => f.severity === 'error') }, c)
+    : full;
   // GitHub annotations name files from the repository root, wherever memlint was started.
   const ctx = { color: useColor(io, io.stdout), cwd: format === 'github' ? repositoryRoot(io, dir) : io.cwd };
   const targets = values.staged ? { many: false as const, dir } : resolveTargets('check', io, dir, Boolean(values.all));
@@ -65,7 +76,10 @@ export async function run(args: string[], io: IO): Promise<number> {
     const runs = [];
     for (const t of targets.targets) runs.push({ label: t.label, result: await checkVault(t.dir, options(t.dir)) });
     io.stdout.write(renderMany(format, reporter, runs, ctx));
-    if (targets.loose.length && format === 'pretty') io.stderr.write(`memlint: ${targets.loose.length} markdown file(s) outside any vault were not checked (${targets.loose.slice(0, 3).join(', ')}${targets.loose.length > 3 ? ', …' : ''})\n`);
+    if (targets.loose.length && format === 'pretty')
+      io.stderr.write(
+        `memlint: ${targets.loose.length} markdown file(s) outside any vault were not checked (${targets.loose.slice(0, 3).join(', ')}${targets.loose.length > 3 ? ', …' : ''})\n`,
+      );
     results = runs.map((r) => r.result);
   }
   mark('report');
@@ -84,10 +98,15 @@ export async function run(args: string[], io: IO): Promise<number> {
 
 function ruleIds(flag: string, ids: readonly string[] | undefined): string[] {
   const out: string[] = [];
-  for (const id of (ids ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+  for (const id of (ids ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)) {
     if (!RULE_IDS.includes(id)) {
       const near = didYouMean(id, RULE_IDS);
-      throw new UsageError(`check: ${flag} ${id}: no such rule${near ? ` (did you mean ${near}?)` : ''}; 'memlint rules' lists them`);
+      throw new UsageError(
+        `check: ${flag} ${id}: no such rule${near ? ` (did you mean ${near}?)` : ''}; 'memlint rules' lists them`,
+      );
     }
     out.push(id);
   }
@@ -97,7 +116,12 @@ function ruleIds(flag: string, ids: readonly string[] | undefined): string[] {
 function repositoryRoot(io: IO, dir: string): string {
   if (io.env.GITHUB_WORKSPACE) return resolve(io.cwd, io.env.GITHUB_WORKSPACE);
   try {
-    return runGit(statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : io.cwd, ['rev-parse', '--show-toplevel']).trim() || io.cwd;
+    return (
+      runGit(statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : io.cwd, [
+        'rev-parse',
+        '--show-toplevel',
+      ]).trim() || io.cwd
+    );
   } catch {
     return io.cwd;
   }

@@ -43,15 +43,26 @@ export function huskySnippet(vaultFromRepo: string): string {
 
 export async function run(args: string[], io: IO): Promise<number> {
   const { values, positionals } = parseCommandArgs('hook', args, { force: { type: 'boolean' } }, 2);
-  if (positionals[0] !== 'install') throw new UsageError("hook: the only subcommand is 'install' (memlint hook install [VAULT])");
+  if (positionals[0] !== 'install')
+    throw new UsageError("hook: the only subcommand is 'install' (memlint hook install [VAULT])");
   const vault = resolve(io.cwd, positionals[1] ?? '.');
   if (!existsSync(vault)) throw new VaultError(`cannot read vault ${vault}: no such folder`);
   let top: string;
   let hooksDir: string;
   try {
     top = git(vault, ['rev-parse', '--show-toplevel']);
-    const configured = (() => { try { return git(vault, ['config', '--get', 'core.hooksPath']); } catch { return ''; } })();
-    hooksDir = configured ? (isAbsolute(configured) ? configured : join(top, configured)) : resolve(vault, git(vault, ['rev-parse', '--git-path', 'hooks']));
+    const configured = (() => {
+      try {
+        return git(vault, ['config', '--get', 'core.hooksPath']);
+      } catch {
+        return '';
+      }
+    })();
+    hooksDir = configured
+      ? isAbsolute(configured)
+        ? configured
+        : join(top, configured)
+      : resolve(vault, git(vault, ['rev-parse', '--git-path', 'hooks']));
   } catch {
     throw new VaultError(`hook: ${vault} is not inside a git repository`);
   }
@@ -65,12 +76,16 @@ export async function run(args: string[], io: IO): Promise<number> {
   if (existsSync(hookFile)) {
     const current = readFileSync(hookFile, 'utf8');
     if (!current.includes(HOOK_MARKER) && !values.force) {
-      throw new UsageError(`hook: ${hookFile} already exists and is not memlint's; add \`memlint check ${vaultFromRepo}\` to it yourself, or pass --force to replace it (a copy is kept as pre-commit.memlint-backup)`);
+      throw new UsageError(
+        `hook: ${hookFile} already exists and is not memlint's; add \`memlint check ${vaultFromRepo}\` to it yourself, or pass --force to replace it (a copy is kept as pre-commit.memlint-backup)`,
+      );
     }
     if (!current.includes(HOOK_MARKER)) writeFileAtomic(`${hookFile}.memlint-backup`, current);
   }
   mkdirSync(hooksDir, { recursive: true });
   writeFileAtomic(hookFile, hookScript(vaultFromRepo, cliPath()), 0o755);
-  io.stdout.write(`installed ${relative(io.cwd, hookFile) || hookFile}: runs memlint check ${vaultFromRepo} when files under it are staged\n`);
+  io.stdout.write(
+    `installed ${relative(io.cwd, hookFile) || hookFile}: runs memlint check ${vaultFromRepo} when files under it are staged\n`,
+  );
   return 0;
 }

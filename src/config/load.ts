@@ -35,7 +35,11 @@ async function validate(raw: unknown, source: string, knownRuleIds: KnownRuleIds
 }
 
 /** --config FILE, else memlint.config.json / .memlintrc.json / package.json#memlint in the vault. */
-export async function loadConfig(vaultDir: string, explicit: string | undefined, knownRuleIds: KnownRuleIds): Promise<LoadedConfig> {
+export async function loadConfig(
+  vaultDir: string,
+  explicit: string | undefined,
+  knownRuleIds: KnownRuleIds,
+): Promise<LoadedConfig> {
   if (explicit) {
     const file = resolve(explicit);
     return { config: await validate(readJson(file), file, knownRuleIds), source: file };

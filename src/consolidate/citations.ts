@@ -25,13 +25,20 @@ export function citations(vault: Vault): Citations {
   const byStem = new Map<string, string>();
   for (const n of vault.notes) if (!byStem.has(n.stem.toLowerCase())) byStem.set(n.stem.toLowerCase(), n.path);
   const resolve = (token: string): string | null => {
-    const t = token.replace(/^\.\//, '').replace(/^\[\[|\]\]$/g, '').replace(/\.md$/i, '');
+    const t = token
+      .replace(/^\.\//, '')
+      .replace(/^\[\[|\]\]$/g, '')
+      .replace(/\.md$/i, '');
     if (t.length < 3) return null;
     return byStem.get(t.slice(t.lastIndexOf('/') + 1).toLowerCase()) ?? null;
   };
   const namesIn = (value: unknown, out: Set<string>, self: string): void => {
-    if (typeof value === 'string') { for (const tok of value.split(SPLIT)) { const r = tok ? resolve(tok) : null; if (r && r !== self) out.add(r); } }
-    else if (Array.isArray(value)) for (const v of value) namesIn(v, out, self);
+    if (typeof value === 'string') {
+      for (const tok of value.split(SPLIT)) {
+        const r = tok ? resolve(tok) : null;
+        if (r && r !== self) out.add(r);
+      }
+    } else if (Array.isArray(value)) for (const v of value) namesIn(v, out, self);
     else if (value && typeof value === 'object') for (const v of Object.values(value)) namesIn(v, out, self);
   };
   const citedBy = new Map<string, Set<string>>();
@@ -44,11 +51,20 @@ export function citations(vault: Vault): Citations {
         if (key === 'name' || key === 'description') continue;
         const names = new Set<string>();
         namesIn(value, names, n.path);
-        for (const t of names) { let s = citedBy.get(t); if (!s) citedBy.set(t, (s = new Set())); s.add(n.path); }
-        if (SUPERSEDED_KEYS.test(key)) { const first = [...names][0]; supersededBy.set(n.path, first ?? ''); }
+        for (const t of names) {
+          let s = citedBy.get(t);
+          if (!s) citedBy.set(t, (s = new Set()));
+          s.add(n.path);
+        }
+        if (SUPERSEDED_KEYS.test(key)) {
+          const first = [...names][0];
+          supersededBy.set(n.path, first ?? '');
+        }
         if (SUPERSEDES_KEYS.test(key)) for (const t of names) if (!supersededBy.has(t)) supersededBy.set(t, n.path);
-        if (key.toLowerCase() === 'status' && typeof value === 'string' && RETIRED_STATUS.test(value.trim())) supersededBy.set(n.path, supersededBy.get(n.path) ?? '');
-        if (key === 'metadata' && value && typeof value === 'object' && !Array.isArray(value)) walk(value as Record<string, unknown>);
+        if (key.toLowerCase() === 'status' && typeof value === 'string' && RETIRED_STATUS.test(value.trim()))
+          supersededBy.set(n.path, supersededBy.get(n.path) ?? '');
+        if (key === 'metadata' && value && typeof value === 'object' && !Array.isArray(value))
+          walk(value as Record<string, unknown>);
       }
     };
     walk(data);

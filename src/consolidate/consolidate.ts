@@ -24,12 +24,28 @@ export interface ConsolidateOptions {
 }
 
 const ID_PREFIX: Record<ItemKind, string> = {
-  'index-overflow': 'index', 'dangling-link': 'dangling', orphan: 'orphan', 'dead-reference': 'dead',
-  'near-duplicate': 'dup', contradiction: 'contra', incident: 'incident', 'store-overflow': 'store',
+  'index-overflow': 'index',
+  'dangling-link': 'dangling',
+  orphan: 'orphan',
+  'dead-reference': 'dead',
+  'near-duplicate': 'dup',
+  contradiction: 'contra',
+  incident: 'incident',
+  'store-overflow': 'store',
   'not-memory': 'notmem',
 };
 /** Also the order conflicts are settled in: an earlier kind's item claims a note first. */
-const KIND_ORDER: ItemKind[] = ['index-overflow', 'store-overflow', 'dangling-link', 'orphan', 'dead-reference', 'near-duplicate', 'contradiction', 'incident', 'not-memory'];
+const KIND_ORDER: ItemKind[] = [
+  'index-overflow',
+  'store-overflow',
+  'dangling-link',
+  'orphan',
+  'dead-reference',
+  'near-duplicate',
+  'contradiction',
+  'incident',
+  'not-memory',
+];
 
 export function consolidateVault(vault: Vault, options: ConsolidateOptions = {}): Proposal {
   const now = options.now ?? new Date();
@@ -50,7 +66,17 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
   }
   const { root, source } = chooseRoot(vault.root, options.root, vault.config.root);
   const summary: Record<string, unknown> = { notes: notes.length };
-  const ctx: StageContext = { vault, notes, features, pairs, inbound, root, rootSource: source, summary, path: options.path ?? process.env.PATH ?? '' };
+  const ctx: StageContext = {
+    vault,
+    notes,
+    features,
+    pairs,
+    inbound,
+    root,
+    rootSource: source,
+    summary,
+    path: options.path ?? process.env.PATH ?? '',
+  };
   const drafts: ItemDraft[] = [];
   for (const stage of options.stages ?? (vault.kind === 'hermes' ? HERMES_STAGES : STAGES)) {
     progress(`stage ${stage.id}`);
@@ -70,9 +96,22 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     const file = vault.byPath.get(path);
     if (!file || file.role !== 'note') return { path, sha256: fileSha(file) };
     const p = provenance(file, (path) => history.get(path), now.getTime());
-    return { path, sha256: fileSha(file), name: file.meta.name, type: file.meta.type, modified: p.modified, origin: p.origin, ageDays: p.ageDays };
+    return {
+      path,
+      sha256: fileSha(file),
+      name: file.meta.name,
+      type: file.meta.type,
+      modified: p.modified,
+      origin: p.origin,
+      ageDays: p.ageDays,
+    };
   };
-  drafts.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.paths.join('\0'), b.paths.join('\0')) || cmp(JSON.stringify(a.action), JSON.stringify(b.action)));
+  drafts.sort(
+    (a, b) =>
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      cmp(a.paths.join('\0'), b.paths.join('\0')) ||
+      cmp(JSON.stringify(a.action), JSON.stringify(b.action)),
+  );
   const counters = new Map<ItemKind, number>();
   const items: ProposalItem[] = [];
   const info: InfoItem[] = [];
@@ -94,7 +133,8 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
     if (why !== undefined) info.push({ ...item, why });
     else items.push({ ...item, decision: 'pending' });
   }
-  const count = (list: readonly { kind: ItemKind }[]): Record<string, number> => Object.fromEntries(KIND_ORDER.map((k) => [k, list.filter((i) => i.kind === k).length]));
+  const count = (list: readonly { kind: ItemKind }[]): Record<string, number> =>
+    Object.fromEntries(KIND_ORDER.map((k) => [k, list.filter((i) => i.kind === k).length]));
   summary.items = count(items);
   if (info.length) summary.info = count(info);
   mark('  items');
@@ -118,11 +158,30 @@ export function consolidateVault(vault: Vault, options: ConsolidateOptions = {})
  */
 function maskAction(a: ItemDraft['action']): ItemDraft['action'] {
   switch (a.type) {
-    case 'fix-index': return { ...a, remove: a.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })), add: a.add.map(maskSecrets), ...(a.replace ? { replace: a.replace.map((r) => ({ ...r, text: maskSecrets(r.text), with: maskSecrets(r.with) })) } : {}) };
-    case 'split-index': return { ...a, moves: a.moves.map((m) => ({ ...m, lines: m.lines.map(maskSecrets), frontmatter: maskSecrets(m.frontmatter), pointer: maskSecrets(m.pointer) })) };
+    case 'fix-index':
+      return {
+        ...a,
+        remove: a.remove.map((r) => ({ ...r, text: maskSecrets(r.text) })),
+        add: a.add.map(maskSecrets),
+        ...(a.replace
+          ? { replace: a.replace.map((r) => ({ ...r, text: maskSecrets(r.text), with: maskSecrets(r.with) })) }
+          : {}),
+      };
+    case 'split-index':
+      return {
+        ...a,
+        moves: a.moves.map((m) => ({
+          ...m,
+          lines: m.lines.map(maskSecrets),
+          frontmatter: maskSecrets(m.frontmatter),
+          pointer: maskSecrets(m.pointer),
+        })),
+      };
     // A merged body carries the notes' own text; apply puts each mask back from the merged notes (realBody).
-    case 'merge': return a.body === undefined ? a : { ...a, body: maskSecrets(a.body) };
-    default: return a;
+    case 'merge':
+      return a.body === undefined ? a : { ...a, body: maskSecrets(a.body) };
+    default:
+      return a;
   }
 }
 
@@ -133,7 +192,11 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * points an index line at, gets no orphan line from another (that item says it was an orphan too), and a note is retired, merged or
  * merged into by one item only (the first in kind order; the others are withheld and counted).
  */
-export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, unknown>, proposed: (d: ItemDraft) => boolean = () => true): void {
+export function resolveConflicts(
+  drafts: ItemDraft[],
+  summary: Record<string, unknown>,
+  proposed: (d: ItemDraft) => boolean = () => true,
+): void {
   const order = [...drafts].filter(proposed).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
   const claimed = new Map<string, ItemDraft>();
   const withheld: { kind: ItemKind; notes: readonly string[]; reason: string }[] = [];
@@ -142,7 +205,15 @@ export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, un
     const a = d.action;
     const touched = a.type === 'merge' ? [a.into, ...a.retire] : a.type === 'retire' ? a.retire : [];
     const clash = touched.map((p) => claimed.get(p)).find((x) => x !== undefined);
-    if (clash) { drop.add(d); withheld.push({ kind: d.kind, notes: d.paths, reason: `${touched.join(', ')} already acted on by a ${clash.kind} item` }); continue; }
+    if (clash) {
+      drop.add(d);
+      withheld.push({
+        kind: d.kind,
+        notes: d.paths,
+        reason: `${touched.join(', ')} already acted on by a ${clash.kind} item`,
+      });
+      continue;
+    }
     for (const p of touched) claimed.set(p, d);
   }
   const gone = new Map<string, ItemDraft>();
@@ -158,9 +229,14 @@ export function resolveConflicts(drafts: ItemDraft[], summary: Record<string, un
   for (const d of drafts) {
     if (d.kind !== 'orphan' || d.action.type !== 'fix-index') continue;
     const by = gone.get(d.paths[0]!) ?? relinked.get(d.paths[0]!);
-    if (by) { drop.add(d); alsoOrphan.add(by); }
+    if (by) {
+      drop.add(d);
+      alsoOrphan.add(by);
+    }
   }
-  const kept = drafts.filter((d) => !drop.has(d)).map((d) => (alsoOrphan.has(d) ? { ...d, evidence: { ...d.evidence, alsoOrphan: true } } : d));
+  const kept = drafts
+    .filter((d) => !drop.has(d))
+    .map((d) => (alsoOrphan.has(d) ? { ...d, evidence: { ...d.evidence, alsoOrphan: true } } : d));
   drafts.splice(0, drafts.length, ...kept);
   if (withheld.length) summary.withheld = withheld;
 }

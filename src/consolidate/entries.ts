@@ -12,11 +12,28 @@ export function entryNotes(vault: Vault): VaultFile[] {
     const file = vault.byPath.get(store.file)!;
     for (const e of store.entries) {
       const bytes = encoder.encode(e.text);
-      const p = parseMarkdown(entryRef(store.file, e.index), file.absPath, 'note', bytes, { size: bytes.length, mtimeMs: file.mtimeMs, mode: file.mode }, vault.config.maxFileBytes);
-      out.push(makeVaultFile(p, [], {
-        stem: entryRef(store.file, e.index), bytes, text: e.text, bom: false, crlf: false, problem: null, frontmatter: null, bodyOffset: 0, meta: EMPTY_META,
-        position: (offset: number) => file.position(e.offset + offset),
-      }));
+      const p = parseMarkdown(
+        entryRef(store.file, e.index),
+        file.absPath,
+        'note',
+        bytes,
+        { size: bytes.length, mtimeMs: file.mtimeMs, mode: file.mode },
+        vault.config.maxFileBytes,
+      );
+      out.push(
+        makeVaultFile(p, [], {
+          stem: entryRef(store.file, e.index),
+          bytes,
+          text: e.text,
+          bom: false,
+          crlf: false,
+          problem: null,
+          frontmatter: null,
+          bodyOffset: 0,
+          meta: EMPTY_META,
+          position: (offset: number) => file.position(e.offset + offset),
+        }),
+      );
     }
   }
   return out;

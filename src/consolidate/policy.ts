@@ -13,16 +13,55 @@ export const PROPOSE_AT = 0.8;
  * Measured precision per kind (useful / labelled) and where it was measured; null when too few
  * items were labelled to say. docs/proposal-precision.md has the labels and the method.
  */
-export const MEASURED: Record<ItemKind, { readonly precision: number | null; readonly labelled: number; readonly note: string }> = {
-  'index-overflow': { precision: 1, labelled: 4, note: 'independent corpus labels, session 6: 4 of 4 (session 4, before the split kept parent headings and moved link lists last: 2 of 5)' },
-  'dangling-link': { precision: 0.87, labelled: 15, note: 'independent corpus labels, session 6: 13 of 15 (the 2 noise items, links to files a README says are kept out of the repository, are info since); session 4: 15 of 15' },
-  orphan: { precision: 0.92, labelled: 13, note: 'independent corpus labels, session 6: 12 of 13 proposed orphans (session 4, before notes whose own text says they are stale were held back: 12 of 22)' },
-  'dead-reference': { precision: null, labelled: 0, note: 'not measured: no corpus vault has a project root; its action changes nothing (keep)' },
-  'near-duplicate': { precision: 1, labelled: 2, note: 'independent corpus labels, session 6: 2 of 2, session 4: 2 of 2 (the merge carries the sentences the kept note lacks)' },
-  contradiction: { precision: 0.18, labelled: 11, note: 'independent corpus labels, session 6: 2 of 11 (session 4: 0 of 10)' },
-  incident: { precision: 0.9, labelled: 10, note: 'independent corpus labels, session 6: 9 of 10 (the noise item, a note its front matter marks superseded, and decision/feedback notes are no longer proposed); session 4: 10 of 10' },
-  'store-overflow': { precision: 0, labelled: 1, note: 'independent corpus labels, session 6: 0 of 1 (moved the two oldest entries, basic environment facts, to save 89 characters)' },
-  'not-memory': { precision: 0.05, labelled: 20, note: 'independent corpus labels, session 6: 1 of 20 (session 4: 6 of 20)' },
+export const MEASURED: Record<
+  ItemKind,
+  { readonly precision: number | null; readonly labelled: number; readonly note: string }
+> = {
+  'index-overflow': {
+    precision: 1,
+    labelled: 4,
+    note: 'independent corpus labels, session 6: 4 of 4 (session 4, before the split kept parent headings and moved link lists last: 2 of 5)',
+  },
+  'dangling-link': {
+    precision: 0.87,
+    labelled: 15,
+    note: 'independent corpus labels, session 6: 13 of 15 (the 2 noise items, links to files a README says are kept out of the repository, are info since); session 4: 15 of 15',
+  },
+  orphan: {
+    precision: 0.92,
+    labelled: 13,
+    note: 'independent corpus labels, session 6: 12 of 13 proposed orphans (session 4, before notes whose own text says they are stale were held back: 12 of 22)',
+  },
+  'dead-reference': {
+    precision: null,
+    labelled: 0,
+    note: 'not measured: no corpus vault has a project root; its action changes nothing (keep)',
+  },
+  'near-duplicate': {
+    precision: 1,
+    labelled: 2,
+    note: 'independent corpus labels, session 6: 2 of 2, session 4: 2 of 2 (the merge carries the sentences the kept note lacks)',
+  },
+  contradiction: {
+    precision: 0.18,
+    labelled: 11,
+    note: 'independent corpus labels, session 6: 2 of 11 (session 4: 0 of 10)',
+  },
+  incident: {
+    precision: 0.9,
+    labelled: 10,
+    note: 'independent corpus labels, session 6: 9 of 10 (the noise item, a note its front matter marks superseded, and decision/feedback notes are no longer proposed); session 4: 10 of 10',
+  },
+  'store-overflow': {
+    precision: 0,
+    labelled: 1,
+    note: 'independent corpus labels, session 6: 0 of 1 (moved the two oldest entries, basic environment facts, to save 89 characters)',
+  },
+  'not-memory': {
+    precision: 0.05,
+    labelled: 20,
+    note: 'independent corpus labels, session 6: 1 of 20 (session 4: 6 of 20)',
+  },
 };
 
 /**
@@ -32,7 +71,13 @@ export const MEASURED: Record<ItemKind, { readonly precision: number | null; rea
  * value, and moving entries out of a store takes them out of what Hermes loads), contradiction, not-memory
  * and dead-reference (unmeasured) are info until they measure at PROPOSE_AT.
  */
-const DEFAULT_PROPOSED: ReadonlySet<ItemKind> = new Set(['dangling-link', 'near-duplicate', 'index-overflow', 'orphan', 'incident']);
+const DEFAULT_PROPOSED: ReadonlySet<ItemKind> = new Set([
+  'dangling-link',
+  'near-duplicate',
+  'index-overflow',
+  'orphan',
+  'incident',
+]);
 
 export function isProposed(kind: ItemKind, config: Pick<Config, 'consolidate'>): boolean {
   return config.consolidate.propose[kind] ?? DEFAULT_PROPOSED.has(kind);

@@ -10,12 +10,17 @@ export interface Reference {
   readonly offset: number;
 }
 
-const SHELL_WORDS = new Set(('cd export echo if then else elif fi for do done while until case esac source alias unset set eval exec ' +
-  'return exit true false test read printf local function sudo time env nohup xargs command type which').split(' '));
+const SHELL_WORDS = new Set(
+  (
+    'cd export echo if then else elif fi for do done while until case esac source alias unset set eval exec ' +
+    'return exit true false test read printf local function sudo time env nohup xargs command type which'
+  ).split(' '),
+);
 const COMMAND_FENCES = /^(?:bash|sh|shell|console|zsh|fish|terminal|cmd)?$/i;
 
 /** URLs (skipped as such), and anything with a slash that could be a path, globs and placeholders included. */
-const PATH_TOKEN = /(?<![\w@.:/*-])(?:[a-z][a-z0-9+.-]*:\/\/[^\s`'")\]]+|(?:~\/|\.{1,2}\/|\/)?[\w@+*?<{$-][\w@.+*?<>{}$-]*(?:\/[\w@.+*?<>{}$-]+)+\/?)/gi;
+const PATH_TOKEN =
+  /(?<![\w@.:/*-])(?:[a-z][a-z0-9+.-]*:\/\/[^\s`'")\]]+|(?:~\/|\.{1,2}\/|\/)?[\w@+*?<{$-][\w@.+*?<>{}$-]*(?:\/[\w@.+*?<>{}$-]+)+\/?)/gi;
 const SCRIPT = /\b(npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)([\w:.@/-]+)|\bnpm\s+(test|start)\b/g;
 const MAKE = /\bmake\s+(?:-[A-Za-z]\s+\S+\s+)*([A-Za-z_][\w.-]*)/g;
 const PY_MODULE = /\bpython3?\s+-m\s+([A-Za-z_][\w.]*)/g;

@@ -14,7 +14,12 @@ import { writeCacheFile } from '../util/cache-dir.js';
 import { CACHE_KEY } from '../version.js';
 import { PERMUTATIONS } from '../similarity/minhash.js';
 
-export interface NoteMetaLite { readonly name: string | null; readonly type: string | null; readonly modified: string | null; readonly origin: string | null }
+export interface NoteMetaLite {
+  readonly name: string | null;
+  readonly type: string | null;
+  readonly modified: string | null;
+  readonly origin: string | null;
+}
 
 export interface NoteSignature {
   readonly path: string;
@@ -33,7 +38,16 @@ export interface NoteSignature {
 const MAGIC = 'memlint-guard-cache-3';
 export const CACHE_FILE = join('.memlint', 'cache', 'guard-v2.bin');
 
-interface Header { magic: string; version: string; perms: number; count: number; words: number; pathsBytes: number; metaBytes: number; linksBytes: number }
+interface Header {
+  magic: string;
+  version: string;
+  perms: number;
+  count: number;
+  words: number;
+  pathsBytes: number;
+  metaBytes: number;
+  linksBytes: number;
+}
 
 /** Metadata bytes per entry are found by offsets, decoded only for the notes that match. */
 
@@ -79,18 +93,25 @@ export class SignatureTable {
   }
 
   linksJson(i: number): Buffer {
-    return this.buf.subarray(this.linksStart + (i === 0 ? 0 : this.linkEnds[i - 1]!), this.linksStart + this.linkEnds[i]!);
+    return this.buf.subarray(
+      this.linksStart + (i === 0 ? 0 : this.linkEnds[i - 1]!),
+      this.linksStart + this.linkEnds[i]!,
+    );
   }
 
   note(i: number): NoteSignature {
-    const o = this.offsets[i]!, len = this.lengths[i]!;
+    const o = this.offsets[i]!,
+      len = this.lengths[i]!;
     const from = i === 0 ? this.metaStart : this.metaEnds[i - 1]! + 1;
     const to = this.metaEnds[i]!;
     const buf = this.buf;
     let parsed: NoteMetaLite | null = null;
     return {
-      path: this.paths[i]!, size: this.sizes[i]!, mtimeMs: this.mtimes[i]!,
-      signature: this.words.subarray(o, o + PERMUTATIONS), shingles: this.words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
+      path: this.paths[i]!,
+      size: this.sizes[i]!,
+      mtimeMs: this.mtimes[i]!,
+      signature: this.words.subarray(o, o + PERMUTATIONS),
+      shingles: this.words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
       meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
       links: () => this.links(i),
       linksJson: () => this.linksJson(i),
@@ -100,7 +121,11 @@ export class SignatureTable {
 
 export function readCache(vaultRoot: string): SignatureTable | null {
   let buf: Buffer;
-  try { buf = readFileSync(join(vaultRoot, CACHE_FILE)); } catch { return null; }
+  try {
+    buf = readFileSync(join(vaultRoot, CACHE_FILE));
+  } catch {
+    return null;
+  }
   try {
     const headerLen = buf.readUInt32LE(0);
     const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLen)) as Header;
@@ -110,15 +135,27 @@ export function readCache(vaultRoot: string): SignatureTable | null {
     // Typed arrays need 8-byte alignment: use the read buffer as is when it has it, else copy once.
     let ab: ArrayBuffer;
     let base = 0;
-    if (buf.byteOffset % 8 === 0) { ab = buf.buffer as ArrayBuffer; base = buf.byteOffset; }
-    else { ab = new ArrayBuffer(buf.length); new Uint8Array(ab).set(buf); }
-    const sizes = new Float64Array(ab, base + at, n); at += n * 8;
-    const mtimes = new Float64Array(ab, base + at, n); at += n * 8;
-    const offsets = new Uint32Array(ab, base + at, n); at += n * 4;
-    const lengths = new Uint32Array(ab, base + at, n); at += n * 4;
-    const linkEnds = new Uint32Array(ab, base + at, n); at = align8(at + n * 4);
-    const words = new Uint32Array(ab, base + at, header.words); at += header.words * 4;
-    const paths = buf.toString('utf8', at, at + header.pathsBytes).split('\0'); at += header.pathsBytes;
+    if (buf.byteOffset % 8 === 0) {
+      ab = buf.buffer as ArrayBuffer;
+      base = buf.byteOffset;
+    } else {
+      ab = new ArrayBuffer(buf.length);
+      new Uint8Array(ab).set(buf);
+    }
+    const sizes = new Float64Array(ab, base + at, n);
+    at += n * 8;
+    const mtimes = new Float64Array(ab, base + at, n);
+    at += n * 8;
+    const offsets = new Uint32Array(ab, base + at, n);
+    at += n * 4;
+    const lengths = new Uint32Array(ab, base + at, n);
+    at += n * 4;
+    const linkEnds = new Uint32Array(ab, base + at, n);
+    at = align8(at + n * 4);
+    const words = new Uint32Array(ab, base + at, header.words);
+    at += header.words * 4;
+    const paths = buf.toString('utf8', at, at + header.pathsBytes).split('\0');
+    at += header.pathsBytes;
     const metaStart = at;
     const linksStart = metaStart + header.metaBytes;
     if (linksStart + header.linksBytes > buf.length || (n > 0 && linkEnds[n - 1] !== header.linksBytes)) return null;
@@ -127,8 +164,22 @@ export function readCache(vaultRoot: string): SignatureTable | null {
     for (let i = metaStart; i < metaStart + header.metaBytes && k < n; i++) if (buf[i] === 0) metaEnds[k++] = i;
     if (k === n - 1) metaEnds[k++] = metaStart + header.metaBytes;
     if (paths.length !== n || k !== n) return null;
-    for (let i = 0; i < n; i++) if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length || (i > 0 && linkEnds[i]! < linkEnds[i - 1]!)) return null;
-    return new SignatureTable(buf, paths, sizes, mtimes, offsets, lengths, words, metaStart, metaEnds, linksStart, linkEnds);
+    for (let i = 0; i < n; i++)
+      if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length || (i > 0 && linkEnds[i]! < linkEnds[i - 1]!))
+        return null;
+    return new SignatureTable(
+      buf,
+      paths,
+      sizes,
+      mtimes,
+      offsets,
+      lengths,
+      words,
+      metaStart,
+      metaEnds,
+      linksStart,
+      linkEnds,
+    );
   } catch {
     return null; // corrupt: rebuilt by the caller
   }
@@ -142,7 +193,18 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   const metas = Buffer.from(notes.map((x) => JSON.stringify(x.meta()).replace(/\0/g, '')).join('\0'), 'utf8');
   const linkParts = notes.map((x) => x.linksJson?.() ?? Buffer.from(JSON.stringify(x.links()), 'utf8'));
   const links = Buffer.concat(linkParts);
-  const header = Buffer.from(JSON.stringify({ magic: MAGIC, version: CACHE_KEY, perms: PERMUTATIONS, count: n, words: total, pathsBytes: paths.length, metaBytes: metas.length, linksBytes: links.length } satisfies Header));
+  const header = Buffer.from(
+    JSON.stringify({
+      magic: MAGIC,
+      version: CACHE_KEY,
+      perms: PERMUTATIONS,
+      count: n,
+      words: total,
+      pathsBytes: paths.length,
+      metaBytes: metas.length,
+      linksBytes: links.length,
+    } satisfies Header),
+  );
   let at = align8(4 + header.length);
   const numbersStart = at;
   at += n * 8 * 2 + n * 4 * 3;
@@ -159,12 +221,19 @@ export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): 
   const lengths = new Uint32Array(ab, numbersStart + n * 20, n);
   const linkEnds = new Uint32Array(ab, numbersStart + n * 24, n);
   let end = 0;
-  linkParts.forEach((b, i) => { end += b.length; linkEnds[i] = end; });
+  linkParts.forEach((b, i) => {
+    end += b.length;
+    linkEnds[i] = end;
+  });
   const words = new Uint32Array(ab, wordsStart, total);
   let w = 0;
   notes.forEach((x, i) => {
-    sizes[i] = x.size; mtimes[i] = x.mtimeMs; offsets[i] = w; lengths[i] = x.shingles.length;
-    words.set(x.signature, w); words.set(x.shingles, w + PERMUTATIONS);
+    sizes[i] = x.size;
+    mtimes[i] = x.mtimeMs;
+    offsets[i] = w;
+    lengths[i] = x.shingles.length;
+    words.set(x.signature, w);
+    words.set(x.shingles, w + PERMUTATIONS);
     w += PERMUTATIONS + x.shingles.length;
   });
   paths.copy(out, wordsStart + total * 4);

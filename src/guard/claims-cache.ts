@@ -60,21 +60,48 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
 
   const cached = (path: string): NoteClauses | null => {
     let bytes: Buffer;
-    try { bytes = readFileSync(abs(path)); } catch { return null; }
+    try {
+      bytes = readFileSync(abs(path));
+    } catch {
+      return null;
+    }
     if (bytes.length > maxBytes) return null;
     let e: Entry;
-    try { e = v8().deserialize(readFileSync(fileOf(path))) as Entry; } catch { return null; }
-    if (e?.magic !== MAGIC || e.build !== CACHE_KEY || e.path !== path || e.maxBytes !== maxBytes || e.hash !== sha1Base64(bytes)) return null;
+    try {
+      e = v8().deserialize(readFileSync(fileOf(path))) as Entry;
+    } catch {
+      return null;
+    }
+    if (
+      e?.magic !== MAGIC ||
+      e.build !== CACHE_KEY ||
+      e.path !== path ||
+      e.maxBytes !== maxBytes ||
+      e.hash !== sha1Base64(bytes)
+    )
+      return null;
     return { sentences: e.sentences.map((s) => ({ s })), claims: e.claims };
   };
 
   const computed = (path: string): NoteClauses | null => {
     let p;
-    try { p = readMarkdownFile(path, abs(path), 'note', maxBytes); } catch { return null; }
+    try {
+      p = readMarkdownFile(path, abs(path), 'note', maxBytes);
+    } catch {
+      return null;
+    }
     const view = noteClauses(makeVaultFile(p, []));
     // Kept only when the parse read the whole file (a file past maxBytes keeps its head only).
     if (mode === 'read-write' && p.bytes.length === p.size && p.size <= maxBytes) {
-      const entry: Entry = { magic: MAGIC, build: CACHE_KEY, path, maxBytes, hash: sha1Base64(p.bytes), sentences: view.sentences.map(({ s }) => s), claims: claimsOf(view) };
+      const entry: Entry = {
+        magic: MAGIC,
+        build: CACHE_KEY,
+        path,
+        maxBytes,
+        hash: sha1Base64(p.bytes),
+        sentences: view.sentences.map(({ s }) => s),
+        claims: claimsOf(view),
+      };
       pending.push({ file: fileOf(path), entry });
     }
     return view;
@@ -84,7 +111,10 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
     counts,
     view(path) {
       const hit = mode === 'off' ? null : cached(path);
-      if (hit) { counts.hits++; return hit; }
+      if (hit) {
+        counts.hits++;
+        return hit;
+      }
       const v = computed(path);
       if (v) counts.misses++;
       return v;
@@ -94,7 +124,9 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
       try {
         for (const { file, entry } of pending) writeCacheFile(file, v8().serialize(entry));
         prune(dir, MAX_ENTRIES, MAX_BYTES);
-      } catch { /* a read-only vault: answered without caching */ }
+      } catch {
+        /* a read-only vault: answered without caching */
+      }
       pending.length = 0;
     },
   };
@@ -112,7 +144,11 @@ export function prune(dir: string, maxEntries: number, maxBytes: number): void {
   let bytes = files.reduce((sum, f) => sum + f.size, 0);
   for (const f of files) {
     if (count <= maxEntries && bytes <= maxBytes) break;
-    try { unlinkSync(join(dir, f.n)); } catch { /* gone already */ }
+    try {
+      unlinkSync(join(dir, f.n));
+    } catch {
+      /* gone already */
+    }
     count--;
     bytes -= f.size;
   }

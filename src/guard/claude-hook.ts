@@ -10,19 +10,30 @@ import { memoryFolderFor, type LocationContext } from '../vault/locations.js';
 
 /** The payload's schema (zod, loaded on first use: parseHookInput needs it only for a payload it does not accept itself). */
 export const hookInputSchema = lazySchema((z) => {
-  const edit = z.object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() }).loose();
-  return z.object({
-    hook_event_name: z.string().optional(),
-    tool_name: z.string(),
-    cwd: z.string().optional(),
-    tool_input: z.object({ file_path: z.string().optional(), content: z.string().optional(), edits: z.array(edit).optional() }).loose().and(edit.partial()),
-  }).loose();
+  const edit = z
+    .object({ old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() })
+    .loose();
+  return z
+    .object({
+      hook_event_name: z.string().optional(),
+      tool_name: z.string(),
+      cwd: z.string().optional(),
+      tool_input: z
+        .object({ file_path: z.string().optional(), content: z.string().optional(), edits: z.array(edit).optional() })
+        .loose()
+        .and(edit.partial()),
+    })
+    .loose();
 });
 export type HookInput = z.infer<ReturnType<typeof hookInputSchema>>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optional = (v: unknown, type: 'string' | 'boolean'): boolean => v === undefined || typeof v === type;
-const isEdit = (e: unknown): boolean => isObject(e) && typeof e.old_string === 'string' && typeof e.new_string === 'string' && optional(e.replace_all, 'boolean');
+const isEdit = (e: unknown): boolean =>
+  isObject(e) &&
+  typeof e.old_string === 'string' &&
+  typeof e.new_string === 'string' &&
+  optional(e.replace_all, 'boolean');
 
 /**
  * The hook payload, validated. Loading zod costs about as much as starting node (BENCHMARKS.md,
@@ -31,15 +42,33 @@ const isEdit = (e: unknown): boolean => isObject(e) && typeof e.old_string === '
  * Anything else goes to the schema, which gives the error (the one line the hook prints).
  */
 export function parseHookInput(raw: unknown): HookInput {
-  if (isObject(raw) && optional(raw.hook_event_name, 'string') && typeof raw.tool_name === 'string' && optional(raw.cwd, 'string') && isObject(raw.tool_input)) {
+  if (
+    isObject(raw) &&
+    optional(raw.hook_event_name, 'string') &&
+    typeof raw.tool_name === 'string' &&
+    optional(raw.cwd, 'string') &&
+    isObject(raw.tool_input)
+  ) {
     const t = raw.tool_input;
     const edits = t.edits === undefined || (Array.isArray(t.edits) && t.edits.every(isEdit));
-    if (optional(t.file_path, 'string') && optional(t.content, 'string') && edits && optional(t.old_string, 'string') && optional(t.new_string, 'string') && optional(t.replace_all, 'boolean')) return raw as HookInput;
+    if (
+      optional(t.file_path, 'string') &&
+      optional(t.content, 'string') &&
+      edits &&
+      optional(t.old_string, 'string') &&
+      optional(t.new_string, 'string') &&
+      optional(t.replace_all, 'boolean')
+    )
+      return raw as HookInput;
   }
   return hookInputSchema().parse(raw);
 }
 
-export interface HookTarget { readonly vault: string; readonly path: string; readonly content: string }
+export interface HookTarget {
+  readonly vault: string;
+  readonly path: string;
+  readonly content: string;
+}
 
 /** The hook checks what it can within these bounds and lets the rest through (it must never block or hang the agent). */
 export const HOOK_MAX_BYTES = 4 * 1024 * 1024;
@@ -52,7 +81,11 @@ function realish(file: string): string {
   const rest: string[] = [];
   let p = file;
   for (let i = 0; i < 4096; i++) {
-    try { return join(realpathSync(p), ...rest.reverse()); } catch { /* missing: resolve its folder */ }
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      /* missing: resolve its folder */
+    }
     const up = dirname(p);
     if (up === p) break;
     rest.push(basename(p));
@@ -64,7 +97,11 @@ function realish(file: string): string {
 const inside = (root: string, file: string): boolean => file.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** The memory folder a file belongs to: one of the given vaults, else a known memory folder (vault/locations.ts). */
-export function memoryFolderOf(file: string, vaults: readonly string[], ctx: LocationContext = { cwd: process.cwd(), env: process.env }): string | null {
+export function memoryFolderOf(
+  file: string,
+  vaults: readonly string[],
+  ctx: LocationContext = { cwd: process.cwd(), env: process.env },
+): string | null {
   if (vaults.length) {
     const real = realish(file);
     for (const v of vaults) {
@@ -88,17 +125,26 @@ function grownLength(text: string, oldS: string, newS: string, all: boolean | un
 function replaceOnce(text: string, oldS: string, newS: string, all: boolean | undefined): string | null {
   if (oldS === '') return null;
   if (!text.includes(oldS)) return null;
-  if (grownLength(text, oldS, newS, all) > HOOK_MAX_BYTES) throw new HookSkip(`the edited note would exceed ${HOOK_MAX_BYTES} characters`);
+  if (grownLength(text, oldS, newS, all) > HOOK_MAX_BYTES)
+    throw new HookSkip(`the edited note would exceed ${HOOK_MAX_BYTES} characters`);
   return all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
 }
 
 /** The note as it is now: '' when missing; only a regular file inside the vault, of bounded size, is read. */
 function currentText(vault: string, file: string): string {
   let st;
-  try { st = lstatSync(file); } catch { return ''; }
+  try {
+    st = lstatSync(file);
+  } catch {
+    return '';
+  }
   let real = file;
   if (st.isSymbolicLink()) {
-    try { real = realpathSync(file); } catch { return ''; }
+    try {
+      real = realpathSync(file);
+    } catch {
+      return '';
+    }
     if (!inside(realish(vault), real)) throw new HookSkip(`${file} is a link out of the memory folder`);
     st = statSync(real);
   }
@@ -108,7 +154,11 @@ function currentText(vault: string, file: string): string {
 }
 
 /** What the file would contain after the tool runs, or null when the hook has nothing to check. */
-export function hookTarget(input: HookInput, vaults: readonly string[], env: LocationContext['env'] = process.env): HookTarget | null {
+export function hookTarget(
+  input: HookInput,
+  vaults: readonly string[],
+  env: LocationContext['env'] = process.env,
+): HookTarget | null {
   if (!['Write', 'Edit', 'MultiEdit'].includes(input.tool_name)) return null;
   const raw = input.tool_input.file_path;
   if (!raw || !raw.toLowerCase().endsWith('.md')) return null;
@@ -125,7 +175,13 @@ export function hookTarget(input: HookInput, vaults: readonly string[], env: Loc
   }
   const current = currentText(vault, file);
   let content: string | null;
-  if (input.tool_name === 'Edit') content = replaceOnce(current, input.tool_input.old_string ?? '', input.tool_input.new_string ?? '', input.tool_input.replace_all);
+  if (input.tool_name === 'Edit')
+    content = replaceOnce(
+      current,
+      input.tool_input.old_string ?? '',
+      input.tool_input.new_string ?? '',
+      input.tool_input.replace_all,
+    );
   else {
     content = current;
     for (const e of input.tool_input.edits ?? []) {

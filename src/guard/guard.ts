@@ -51,12 +51,21 @@ export interface GuardResult {
 
 /** Folds the index/store guard into a result: the stricter verdict, its reasons after the others. */
 function withIndex(r: GuardResult, g: IndexGuard): GuardResult {
-  const verdict = r.verdict === 'refuse' || g.verdict === 'refuse' ? 'refuse' : r.verdict === 'ask' || g.verdict === 'ask' ? 'ask' : 'ok';
+  const verdict =
+    r.verdict === 'refuse' || g.verdict === 'refuse'
+      ? 'refuse'
+      : r.verdict === 'ask' || g.verdict === 'ask'
+        ? 'ask'
+        : 'ok';
   const said = g.reasons.length || g.advice.length || g.measured;
   return { ...r, verdict, reasons: [...r.reasons, ...g.reasons], ...(said ? { index: g } : {}) };
 }
 
-function matchProvenance(gitOf: (path: string) => GitChange | null, n: NoteSignature, now: number): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
+function matchProvenance(
+  gitOf: (path: string) => GitChange | null,
+  n: NoteSignature,
+  now: number,
+): Pick<GuardMatch, 'ageDays' | 'modified' | 'origin'> {
   const { ageDays, modified, origin } = provenance({ path: n.path, mtimeMs: n.mtimeMs, meta: n.meta() }, gitOf, now);
   return { ageDays, modified, origin };
 }
@@ -77,26 +86,51 @@ export interface GuardOptions {
 function guardEntry(root: string, config: Config, draft: string, now: number, options: GuardOptions = {}): GuardResult {
   const vault = loadVault(root, { config, kind: 'hermes' });
   if (options.wholeFile && options.targetPath && vault.stores.some((s) => s.file === options.targetPath)) {
-    return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } }, guardStoreText(vault, options.targetPath, draft));
+    return withIndex(
+      { verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: 0, computed: 0 } },
+      guardStoreText(vault, options.targetPath, draft),
+    );
   }
   // An entry to add (CLI, MCP); a hook's whole-file write of another file is not an add.
-  const budget: IndexGuard = options.wholeFile ? { verdict: 'ok', reasons: [], advice: [] } : guardStoreAdd(vault, draft, options.targetPath);
+  const budget: IndexGuard = options.wholeFile
+    ? { verdict: 'ok', reasons: [], advice: [] }
+    : guardStoreAdd(vault, draft, options.targetPath);
   const problems = securityFindings(draft, config).map((f) => ({ ...f, file: '(draft)' }));
   const draftHashes = shingleHashes(tokens(draft));
-  const draftView = noteClauses({ text: draft, bodyOffset: 0, codeRanges: [], position: () => ({ line: 1, column: 1 }) });
+  const draftView = noteClauses({
+    text: draft,
+    bodyOffset: 0,
+    codeRanges: [],
+    position: () => ({ line: 1, column: 1 }),
+  });
   const matches: GuardMatch[] = [];
   const days = (t: number): number => Math.max(0, Math.floor((now - t) / 86_400_000));
   for (const e of entryNotes(vault)) {
     const hashes = shingleHashes(tokens(e.text));
     const similarity = similarityOf(draftHashes, hashes).score;
     const ref = parseEntryPath(e.path)!;
-    const base = { path: ref.file, entry: ref.entry, name: null, similarity, ageDays: days(e.mtimeMs), modified: new Date(e.mtimeMs).toISOString(), origin: 'unknown' };
+    const base = {
+      path: ref.file,
+      entry: ref.entry,
+      name: null,
+      similarity,
+      ageDays: days(e.mtimeMs),
+      modified: new Date(e.mtimeMs).toISOString(),
+      origin: 'unknown',
+    };
     let conflict: GuardMatch['conflict'];
     if (similarity >= THRESHOLDS.floor) {
       const f = noteConflicts(draftView, noteClauses(e), 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
-    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
+    const kind =
+      similarity >= config.guard.refuse
+        ? 'near-duplicate'
+        : conflict
+          ? 'contradiction'
+          : similarity >= config.guard.show
+            ? 'near-duplicate'
+            : null;
     if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
   }
   matches.sort((a, b) => b.similarity - a.similarity);
@@ -113,28 +147,56 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
   const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
   if (record) writeFolderListings(root, record, listings);
-  if ((config.kind ?? detectKind(found.markdown)) === 'hermes') return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
+  if ((config.kind ?? detectKind(found.markdown)) === 'hermes')
+    return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
   if (options.targetPath === config.index.file) {
     // Reachability from the signature cache's links, read only when the write changes the index's links.
     let sigs: SignatureSet | undefined;
     const graphOf = (): LinkGraph => {
-      try { return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline }))); } catch (e) {
+      try {
+        return linkGraph(
+          root,
+          config,
+          found,
+          (sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline })),
+        );
+      } catch (e) {
         if (e instanceof GuardTimeout) throw e;
         // A cache whose header reads but whose JSON does not: answered without it, and written anew.
-        return linkGraph(root, config, found, (sigs = noteSignatures(root, config, found, { cache: cacheMode === 'read-write' ? 'rebuild' : 'off', deadline: options.deadline })));
+        return linkGraph(
+          root,
+          config,
+          found,
+          (sigs = noteSignatures(root, config, found, {
+            cache: cacheMode === 'read-write' ? 'rebuild' : 'off',
+            deadline: options.deadline,
+          })),
+        );
       }
     };
     const g = guardIndexText(root, config, draft, graphOf, cacheMode);
     const counts = sigs as SignatureSet | undefined;
-    return withIndex({ verdict: 'ok', matches: [], problems: [], reasons: [], cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 } }, g);
+    return withIndex(
+      {
+        verdict: 'ok',
+        matches: [],
+        problems: [],
+        reasons: [],
+        cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 },
+      },
+      g,
+    );
   }
   const now = (options.now ?? new Date()).getTime();
   const draftPath = options.targetPath ?? '.draft.md';
   mark('guard start');
   const draftVault = vaultFromText(root, { ...config, reviewed: [] }, [{ path: draftPath, text: draft }]);
   const draftNote = draftVault.notes[0]!;
-  const problems = runRules(draftVault, DRAFT_RULES).findings.map((f) => ({ ...f, file: options.targetPath ?? '(draft)' }));
+  const problems = runRules(draftVault, DRAFT_RULES).findings.map((f) => ({
+    ...f,
+    file: options.targetPath ?? '(draft)',
+  }));
   const draftTokens = tokens(statedText(draftNote));
   const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
@@ -151,12 +213,18 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const target = options.targetPath;
   const { table } = sigs;
   const targetIndex = target !== undefined ? table?.index.get(target) : undefined;
-  const existing = target === undefined ? undefined
-    : sigs.fresh.find((n) => n.path === target) ?? (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined);
+  const existing =
+    target === undefined
+      ? undefined
+      : (sigs.fresh.find((n) => n.path === target) ??
+        (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined));
   // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
   const candidates: NoteSignature[] = [];
-  if (table) for (const i of sigs.valid) if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
-  for (const n of sigs.fresh) if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
+  if (table)
+    for (const i of sigs.valid)
+      if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
+  for (const n of sigs.fresh)
+    if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
   const before = new Map<string, number>();
   // One git query for every match that needs one (issue 16: not one `git log` per note).
   const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
@@ -170,7 +238,13 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   // Reading a note and running the conflict engine on it is the expensive part: only notes close
   // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
   // vault hundreds of notes pass `related`, and the hook must stay fast).
-  const toRead = new Set(scored.filter((x) => x.similarity >= THRESHOLDS.related).sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1)).slice(0, CONFLICT_CAP).map((x) => x.n));
+  const toRead = new Set(
+    scored
+      .filter((x) => x.similarity >= THRESHOLDS.related)
+      .sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1))
+      .slice(0, CONFLICT_CAP)
+      .map((x) => x.n),
+  );
   // Each read note's sentences and claims: cached per note by its bytes (claims-cache.ts).
   const claims = claimsStore(root, config, cacheMode);
   for (const { n, similarity } of scored) {
@@ -184,15 +258,38 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
     // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
     // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
-    const kind = similarity >= config.guard.refuse ? 'near-duplicate' : conflict ? 'contradiction' : similarity >= config.guard.show ? 'near-duplicate' : null;
-    if (kind) matches.push({ path: n.path, name: n.meta().name, kind, similarity, ...matchProvenance(gitOf, n, now), ...(conflict ? { conflict } : {}) });
+    const kind =
+      similarity >= config.guard.refuse
+        ? 'near-duplicate'
+        : conflict
+          ? 'contradiction'
+          : similarity >= config.guard.show
+            ? 'near-duplicate'
+            : null;
+    if (kind)
+      matches.push({
+        path: n.path,
+        name: n.meta().name,
+        kind,
+        similarity,
+        ...matchProvenance(gitOf, n, now),
+        ...(conflict ? { conflict } : {}),
+      });
   }
   claims.save();
   mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
   const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse, before);
-  const result: GuardResult = { verdict, matches, problems, reasons, cache: { fromCache: sigs.fromCache, computed: sigs.computed } };
-  return target === undefined ? result : withIndex(result, guardNoteIndexLine(root, config, target, draft, name, draftNote.meta.description ?? null));
+  const result: GuardResult = {
+    verdict,
+    matches,
+    problems,
+    reasons,
+    cache: { fromCache: sigs.fromCache, computed: sigs.computed },
+  };
+  return target === undefined
+    ? result
+    : withIndex(result, guardNoteIndexLine(root, config, target, draft, name, draftNote.meta.description ?? null));
 }
 
 /**
@@ -201,15 +298,24 @@ export function guardDraft(root: string, config: Config, draft: string, options:
  * finding. `ask`: a contradiction, or any security finding that is not an error (prompt injection,
  * exfiltration, persistence, invisible text), or memory that should not be memory (memory/*): a person or the agent should look first. Else `ok`.
  */
-export function verdictOf(matches: readonly GuardMatch[], problems: readonly Finding[], refuseAt: number, before: ReadonlyMap<string, number> = new Map()): { verdict: GuardResult['verdict']; reasons: string[] } {
+export function verdictOf(
+  matches: readonly GuardMatch[],
+  problems: readonly Finding[],
+  refuseAt: number,
+  before: ReadonlyMap<string, number> = new Map(),
+): { verdict: GuardResult['verdict']; reasons: string[] } {
   const refuse: string[] = [];
   const ask: string[] = [];
   for (const m of matches) {
     const where = `${m.path}${m.entry !== undefined ? ` entry ${m.entry}` : ''}${m.name ? ` ("${m.name}")` : ''}`;
     if (m.kind === 'near-duplicate' && m.similarity >= refuseAt && m.similarity > (before.get(m.path) ?? 0) + 0.05) {
-      refuse.push(`near-duplicate of ${where} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that ${m.entry !== undefined ? 'entry' : 'note'} instead of writing a new one`);
+      refuse.push(
+        `near-duplicate of ${where} (similarity ${m.similarity}, ${m.ageDays ?? '?'} days old): update that ${m.entry !== undefined ? 'entry' : 'note'} instead of writing a new one`,
+      );
     } else if (m.kind === 'contradiction' && m.conflict) {
-      ask.push(`contradicts ${where} (${m.conflict.kind}: ${m.conflict.detail}): "${m.conflict.draft}" vs "${m.conflict.note}"; resolve which one holds before saving`);
+      ask.push(
+        `contradicts ${where} (${m.conflict.kind}: ${m.conflict.detail}): "${m.conflict.draft}" vs "${m.conflict.note}"; resolve which one holds before saving`,
+      );
     }
   }
   for (const p of problems) {

@@ -26,16 +26,33 @@ export interface IndexGuard {
   /** Said in the answer without stopping the write (a note with no index line yet). */
   readonly advice: readonly string[];
   /** The index or store as it would be after the write. */
-  readonly measured?: { readonly lines?: number; readonly size: number; readonly maxLines?: number; readonly max: number; readonly unit: string; readonly lost?: readonly { line: number; text: string; target: string | null }[] };
+  readonly measured?: {
+    readonly lines?: number;
+    readonly size: number;
+    readonly maxLines?: number;
+    readonly max: number;
+    readonly unit: string;
+    readonly lost?: readonly { line: number; text: string; target: string | null }[];
+  };
 }
 
 const OK: IndexGuard = { verdict: 'ok', reasons: [], advice: [] };
-const readText = (abs: string): string | null => { try { return readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''); } catch { return null; } };
+const readText = (abs: string): string | null => {
+  try {
+    return readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return null;
+  }
+};
 const budgetOf = (config: Config): Budget => config.index;
-const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['verdict'] => (a === 'refuse' || b === 'refuse' ? 'refuse' : a === 'ask' || b === 'ask' ? 'ask' : 'ok');
+const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['verdict'] =>
+  a === 'refuse' || b === 'refuse' ? 'refuse' : a === 'ask' || b === 'ask' ? 'ask' : 'ok';
 
 /** An index text as guard reads it: as the harness loads it, and its links (kind, target, …; mentions left out). */
-interface IndexView { readonly info: IndexInfo; readonly links: readonly string[] }
+interface IndexView {
+  readonly info: IndexInfo;
+  readonly links: readonly string[];
+}
 
 const encoder = new TextEncoder();
 
@@ -48,25 +65,47 @@ const encoder = new TextEncoder();
 function readView(root: string, config: Config, text: string): IndexView {
   const path = config.index.file;
   const bytes = encoder.encode(text);
-  const p = parseMarkdown(path, `${root}/${path}`, 'index', bytes, { size: bytes.length, mtimeMs: 0, mode: 0o644 }, config.maxFileBytes);
+  const p = parseMarkdown(
+    path,
+    `${root}/${path}`,
+    'index',
+    bytes,
+    { size: bytes.length, mtimeMs: 0, mode: 0o644 },
+    config.maxFileBytes,
+  );
   const lookup = buildLookup([], [path], []);
   const links = p.scan.links.map((l) => {
     const r = resolveLink(path, l, lookup, root, false);
-    return { kind: l.kind, target: l.target, line: l.line ?? p.position(l.offset).line, resolved: r.resolved, resolution: r.resolution };
+    return {
+      kind: l.kind,
+      target: l.target,
+      line: l.line ?? p.position(l.offset).line,
+      resolved: r.resolved,
+      resolution: r.resolution,
+    };
   });
   return { info: readIndex({ path, text: p.text, links }, config.index), links: flatLinks(links) };
 }
 
 /** A view as the cache keeps it: the lost entries are the entries from the cut line on (readIndex), not kept twice. */
 const toStored = (v: IndexView): IndexView => ({ ...v, info: { ...v.info, lostEntries: [] } });
-const fromStored = (v: IndexView): IndexView => ({ ...v, info: { ...v.info, lostEntries: v.info.cutLine === null ? [] : v.info.entries.filter((e) => e.line >= v.info.cutLine!) } });
+const fromStored = (v: IndexView): IndexView => ({
+  ...v,
+  info: {
+    ...v.info,
+    lostEntries: v.info.cutLine === null ? [] : v.info.entries.filter((e) => e.line >= v.info.cutLine!),
+  },
+});
 
 /** Guard's index views, VAULT/.memlint/cache/guard-index-v1.bin: the index as it is and as the last write made it. */
 export const INDEX_CACHE_FILE = join('.memlint', 'cache', 'guard-index-v1.bin');
 const INDEX_MAGIC = 'memlint-guard-index-1';
 const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
 
-interface IndexViews { view(text: string): IndexView; save(): void }
+interface IndexViews {
+  view(text: string): IndexView;
+  save(): void;
+}
 
 /**
  * Views of index texts for one guard call: each text read once (a write measures `before` and
@@ -77,7 +116,14 @@ interface IndexViews { view(text: string): IndexView; save(): void }
 function indexViews(root: string, config: Config, mode: CacheMode): IndexViews {
   const seen = new Map<string, { key: string; view: IndexView }>();
   const file = join(root, INDEX_CACHE_FILE);
-  const setting = JSON.stringify([root, config.index.file, config.index.maxLines, config.index.maxBytes, config.index.measure ?? 'utf16', config.maxFileBytes]);
+  const setting = JSON.stringify([
+    root,
+    config.index.file,
+    config.index.maxLines,
+    config.index.maxBytes,
+    config.index.measure ?? 'utf16',
+    config.maxFileBytes,
+  ]);
   let stored: Map<string, IndexView> | undefined;
   let computed = false;
   const fromDisk = (): Map<string, IndexView> => {
@@ -86,8 +132,11 @@ function indexViews(root: string, config: Config, mode: CacheMode): IndexViews {
     if (mode === 'off') return stored;
     try {
       const d = v8().deserialize(readFileSync(file)) as { magic?: unknown; build?: unknown; views?: unknown };
-      if (d.magic === INDEX_MAGIC && d.build === CACHE_KEY && Array.isArray(d.views)) for (const [k, v] of d.views as [string, IndexView][]) stored.set(k, fromStored(v));
-    } catch { /* missing or corrupt: computed and written anew */ }
+      if (d.magic === INDEX_MAGIC && d.build === CACHE_KEY && Array.isArray(d.views))
+        for (const [k, v] of d.views as [string, IndexView][]) stored.set(k, fromStored(v));
+    } catch {
+      /* missing or corrupt: computed and written anew */
+    }
     return stored;
   };
   return {
@@ -96,7 +145,10 @@ function indexViews(root: string, config: Config, mode: CacheMode): IndexViews {
       if (!e) {
         const key = sha1Base64(`${setting}\0${text}`);
         let view = fromDisk().get(key);
-        if (!view) { view = readView(root, config, text); computed = true; }
+        if (!view) {
+          view = readView(root, config, text);
+          computed = true;
+        }
         e = { key, view };
         seen.set(text, e);
       }
@@ -104,27 +156,63 @@ function indexViews(root: string, config: Config, mode: CacheMode): IndexViews {
     },
     save() {
       if (mode !== 'read-write' || !computed) return;
-      try { writeCacheFile(file, v8().serialize({ magic: INDEX_MAGIC, build: CACHE_KEY, views: [...seen.values()].map((e) => [e.key, toStored(e.view)]) })); } catch { /* a read-only vault */ }
+      try {
+        writeCacheFile(
+          file,
+          v8().serialize({
+            magic: INDEX_MAGIC,
+            build: CACHE_KEY,
+            views: [...seen.values()].map((e) => [e.key, toStored(e.view)]),
+          }),
+        );
+      } catch {
+        /* a read-only vault */
+      }
     },
   };
 }
 
-const FIX = 'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
+const FIX =
+  'shorten long lines, move detail into topic notes, or move low-priority lines to a secondary index (a file listed under `secondaryIndexes`, linked from MEMORY.md)';
 const show = (e: IndexEntry): string => `line ${e.line} "${e.text.trim().slice(0, 70)}"`;
-const room = (info: Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'>, unit: string): string => `${Math.max(0, info.maxLines - info.lines)} lines and ${Math.max(0, info.maxBytes - info.bytes)} ${unit} left (${info.lines}/${info.maxLines} lines, ${info.bytes}/${info.maxBytes} ${unit})`;
+const room = (info: Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'>, unit: string): string =>
+  `${Math.max(0, info.maxLines - info.lines)} lines and ${Math.max(0, info.maxBytes - info.bytes)} ${unit} left (${info.lines}/${info.maxLines} lines, ${info.bytes}/${info.maxBytes} ${unit})`;
 
 /** A write whose result is the whole index text `after`. */
 /** `graphOf` gives the vault's link graph (guard's cache): asked only when the write changes the index's links. */
-export function guardIndexText(root: string, config: Config, after: string, graphOf: () => LinkGraph, cache: CacheMode = 'off'): IndexGuard {
+export function guardIndexText(
+  root: string,
+  config: Config,
+  after: string,
+  graphOf: () => LinkGraph,
+  cache: CacheMode = 'off',
+): IndexGuard {
   const views = indexViews(root, config, cache);
-  try { return indexTextGuard(root, config, after, graphOf, views); } finally { views.save(); }
+  try {
+    return indexTextGuard(root, config, after, graphOf, views);
+  } finally {
+    views.save();
+  }
 }
 
-function indexTextGuard(root: string, config: Config, after: string, graphOf: () => LinkGraph, views: IndexViews): IndexGuard {
+function indexTextGuard(
+  root: string,
+  config: Config,
+  after: string,
+  graphOf: () => LinkGraph,
+  views: IndexViews,
+): IndexGuard {
   const before = readText(join(root, config.index.file));
   const next = views.view(after).info;
   const unit = unitName(next.measure);
-  const measured = { lines: next.lines, size: next.bytes, maxLines: next.maxLines, max: next.maxBytes, unit, lost: next.lostEntries.map((e) => ({ line: e.line, text: e.text, target: e.target })) };
+  const measured = {
+    lines: next.lines,
+    size: next.bytes,
+    maxLines: next.maxLines,
+    max: next.maxBytes,
+    unit,
+    lost: next.lostEntries.map((e) => ({ line: e.line, text: e.text, target: e.target })),
+  };
   const reasons: string[] = [];
   let verdict: IndexGuard['verdict'] = 'ok';
   const advice: string[] = [];
@@ -135,22 +223,30 @@ function indexTextGuard(root: string, config: Config, after: string, graphOf: ()
     const what = `${config.index.file} would be ${next.lines} lines and ${next.bytes} ${unit}, past what Claude Code loads (${next.maxLines} lines, ${next.maxBytes} ${unit}): only ${next.loadedLines} lines are loaded`;
     if (!prev || !prev.truncated || lost.length > prev.lostEntries.length) {
       verdict = 'refuse';
-      reasons.push(`${what}; ${lost.length} entr${lost.length === 1 ? 'y' : 'ies'} would never be seen: ${named || `the text from line ${next.cutLine}`}. Instead: ${FIX}`);
+      reasons.push(
+        `${what}; ${lost.length} entr${lost.length === 1 ? 'y' : 'ies'} would never be seen: ${named || `the text from line ${next.cutLine}`}. Instead: ${FIX}`,
+      );
     } else {
-      advice.push(`${what} (it already was; this write loses no more: ${lost.length} entries still past the cut). To fix: ${FIX}`);
+      advice.push(
+        `${what} (it already was; this write loses no more: ${lost.length} entries still past the cut). To fix: ${FIX}`,
+      );
     }
   } else {
     const h = config.index.headroom;
     if (next.lines > next.maxLines * h || next.bytes > next.maxBytes * h) {
       verdict = 'ask';
-      reasons.push(`${config.index.file} is close to what Claude Code loads: ${room(next, unit)}. Consolidate before it overflows (${FIX})`);
+      reasons.push(
+        `${config.index.file} is close to what Claude Code loads: ${room(next, unit)}. Consolidate before it overflows (${FIX})`,
+      );
     }
   }
   if (before !== null) {
     const links = linkChanges(root, config, before, after, graphOf, views);
     if (links.unreachable.length) {
       verdict = worst(verdict, 'ask');
-      reasons.push(`this write removes the only path to ${links.unreachable.length} note(s), which the agent would no longer find: ${links.unreachable.slice(0, 8).join(', ')}${links.unreachable.length > 8 ? ', …' : ''}`);
+      reasons.push(
+        `this write removes the only path to ${links.unreachable.length} note(s), which the agent would no longer find: ${links.unreachable.slice(0, 8).join(', ')}${links.unreachable.length > 8 ? ', …' : ''}`,
+      );
     }
     if (links.broken.length) {
       verdict = worst(verdict, 'ask');
@@ -164,12 +260,20 @@ function indexTextGuard(root: string, config: Config, after: string, graphOf: ()
 function rawTargets(views: IndexViews, text: string): Map<string, { kind: string; target: string }> {
   const out = new Map<string, { kind: string; target: string }>();
   const flat = views.view(text).links;
-  for (let k = 0; k + 1 < flat.length; k += 2) out.set(`${flat[k]!}:${flat[k + 1]!}`, { kind: flat[k]!, target: flat[k + 1]! });
+  for (let k = 0; k + 1 < flat.length; k += 2)
+    out.set(`${flat[k]!}:${flat[k + 1]!}`, { kind: flat[k]!, target: flat[k + 1]! });
   return out;
 }
 
 /** Notes only the removed lines reached, and links the new lines add to nothing. Reads the vault only when the links change. */
-function linkChanges(root: string, config: Config, before: string, after: string, graphOf: () => LinkGraph, views: IndexViews): { unreachable: string[]; broken: string[] } {
+function linkChanges(
+  root: string,
+  config: Config,
+  before: string,
+  after: string,
+  graphOf: () => LinkGraph,
+  views: IndexViews,
+): { unreachable: string[]; broken: string[] } {
   const old = rawTargets(views, before);
   const next = rawTargets(views, after);
   const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
@@ -179,19 +283,30 @@ function linkChanges(root: string, config: Config, before: string, after: string
   const plainFile = (l: { kind: string; target: string }): boolean => {
     const t = l.kind === 'wikilink' ? `${l.target.split(/[#|]/)[0]!.trim()}.md` : l.target.split('#')[0]!;
     if (!t || /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith('/')) return !/\.md$/i.test(t) && l.kind !== 'wikilink';
-    try { return existsSync(join(root, decodeURIComponent(t))); } catch { return false; }
+    try {
+      return existsSync(join(root, decodeURIComponent(t)));
+    } catch {
+      return false;
+    }
   };
   if (!removed && added.every(plainFile)) return { unreachable: [], broken: [] };
   const graph = graphOf();
-  const resolve = (l: { kind: string; target: string }): string | null | 'outside' => graph.resolve(config.index.file, l.kind, l.target);
-  const broken = added.filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink').filter((l) => resolve(l) === null).map((l) => l.target);
+  const resolve = (l: { kind: string; target: string }): string | null | 'outside' =>
+    graph.resolve(config.index.file, l.kind, l.target);
+  const broken = added
+    .filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink')
+    .filter((l) => resolve(l) === null)
+    .map((l) => l.target);
   if (!removed) return { unreachable: [], broken };
   // Reachability before and after the write: the index's links with the catalog's and secondary
   // indexes', then the same walk `check` does (reachability() in rules/reachability.ts).
   const others = graph.otherRootTargets();
   const startOf = (links: Map<string, { kind: string; target: string }>): Set<string> => {
     const s = new Set(others);
-    for (const l of links.values()) { const r = resolve(l); if (r && r !== 'outside') s.add(r); }
+    for (const l of links.values()) {
+      const r = resolve(l);
+      if (r && r !== 'outside') s.add(r);
+    }
     return s;
   };
   const now = graph.reach(startOf(next));
@@ -200,29 +315,58 @@ function linkChanges(root: string, config: Config, before: string, after: string
 }
 
 /** A note written at `path`: when it is new and no index line links it, say so; when its line would not fit, ask. */
-export function guardNoteIndexLine(root: string, config: Config, path: string, draft: string, name: string | null, description: string | null): IndexGuard {
+export function guardNoteIndexLine(
+  root: string,
+  config: Config,
+  path: string,
+  draft: string,
+  name: string | null,
+  description: string | null,
+): IndexGuard {
   if (existsSync(join(root, ...path.split('/')))) return OK;
   const index = readText(join(root, config.index.file));
   if (index === null) return OK; // index/missing is check's business
   const file = path.split('/').pop()!;
   const stem = file.replace(/\.md$/i, '');
-  if (index.includes(`(${path})`) || index.includes(`(./${path})`) || index.includes(`[[${stem}]]`) || index.includes(`[[${stem}|`) || index.includes(`/${file})`)) {
+  if (
+    index.includes(`(${path})`) ||
+    index.includes(`(./${path})`) ||
+    index.includes(`[[${stem}]]`) ||
+    index.includes(`[[${stem}|`) ||
+    index.includes(`/${file})`)
+  ) {
     // Its line is there: is it loaded?
     const info = readView(root, config, index).info;
-    const lost = info.lostEntries.find((e) => e.text.includes(`(${path})`) || e.text.includes(`(./${path})`) || e.text.includes(`[[${stem}`));
+    const lost = info.lostEntries.find(
+      (e) => e.text.includes(`(${path})`) || e.text.includes(`(./${path})`) || e.text.includes(`[[${stem}`),
+    );
     if (!lost || info.entries.some((e) => e.line < lost.line && e.text.includes(path))) return OK;
-    return { verdict: 'ask', reasons: [`the index line for ${path} (${show(lost)}) is past what Claude Code loads (${info.loadedLines} of ${info.lines} lines): the agent will not see this note. Make room first (${FIX})`], advice: [] };
+    return {
+      verdict: 'ask',
+      reasons: [
+        `the index line for ${path} (${show(lost)}) is past what Claude Code loads (${info.loadedLines} of ${info.lines} lines): the agent will not see this note. Make room first (${FIX})`,
+      ],
+      advice: [],
+    };
   }
   void draft;
   const line = `- [${name ?? stem}](${path}) — ${(description ?? '').slice(0, 150)}`.trimEnd();
-  const advice = [`no line in ${config.index.file} links ${path} yet: the agent will never see this note until one does, e.g. ${JSON.stringify(line)}`];
+  const advice = [
+    `no line in ${config.index.file} links ${path} yet: the agent will never see this note until one does, e.g. ${JSON.stringify(line)}`,
+  ];
   const with1 = harnessCut(`${index.replace(/\s+$/, '')}\n${line}\n`, budgetOf(config));
   if (with1.truncated) {
     // The room left, from the cut alone (readIndex would parse and resolve every index line: 1.6 s for a 9,000-line index).
     const cut = harnessCut(index, budgetOf(config));
     const now = { lines: cut.lines, bytes: cut.size, maxLines: config.index.maxLines, maxBytes: config.index.maxBytes };
     const unit = unitName(config.index.measure ?? 'utf16');
-    return { verdict: 'ask', reasons: [`${config.index.file} has no room for this note's line: ${room(now, unit)}, and the line needs 1 line and ${line.length} ${unit}. Make room first (${FIX}), or the note stays invisible`], advice };
+    return {
+      verdict: 'ask',
+      reasons: [
+        `${config.index.file} has no room for this note's line: ${room(now, unit)}, and the line needs 1 line and ${line.length} ${unit}. Make room first (${FIX}), or the note stays invisible`,
+      ],
+      advice,
+    };
   }
   return { verdict: 'ok', reasons: [], advice };
 }
@@ -236,10 +380,23 @@ export function guardStoreAdd(vault: Vault, draft: string, target: string | unde
   if (!content) return { verdict: 'refuse', reasons: ['Content cannot be empty.'], advice: [] };
   const entries = store ? loadedEntries(store.entries) : [];
   const current = storeChars(entries);
-  if (entries.includes(content)) return { verdict: 'ok', reasons: [], advice: ['Entry already exists (no duplicate added).'], measured: { size: current, max, unit: 'characters' } };
+  if (entries.includes(content))
+    return {
+      verdict: 'ok',
+      reasons: [],
+      advice: ['Entry already exists (no duplicate added).'],
+      measured: { size: current, max, unit: 'characters' },
+    };
   const total = storeChars([...entries, content]);
   if (total > max) {
-    return { verdict: 'refuse', reasons: [`${file} at ${current.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars. Adding this entry (${codePoints(content)} chars) would exceed the limit. Consolidate: merge overlapping entries or remove stale ones, then retry.`], advice: [], measured: { size: total, max, unit: 'characters' } };
+    return {
+      verdict: 'refuse',
+      reasons: [
+        `${file} at ${current.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars. Adding this entry (${codePoints(content)} chars) would exceed the limit. Consolidate: merge overlapping entries or remove stale ones, then retry.`,
+      ],
+      advice: [],
+      measured: { size: total, max, unit: 'characters' },
+    };
   }
   return { verdict: 'ok', reasons: [], advice: [], measured: { size: total, max, unit: 'characters' } };
 }
@@ -252,6 +409,14 @@ export function guardStoreText(vault: Vault, file: string, after: string): Index
   const next = storeChars(loadedEntries(splitEntries(bom ? after.slice(1) : after, bom)));
   const current = store?.chars ?? 0;
   const measured = { size: next, max, unit: 'characters' };
-  if (next > max && next > current) return { verdict: 'refuse', reasons: [`${file} would hold ${next.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars (now ${current.toLocaleString('en-US')}), over the budget Hermes enforces. Consolidate: merge overlapping entries or remove stale ones.`], advice: [], measured };
+  if (next > max && next > current)
+    return {
+      verdict: 'refuse',
+      reasons: [
+        `${file} would hold ${next.toLocaleString('en-US')}/${max.toLocaleString('en-US')} chars (now ${current.toLocaleString('en-US')}), over the budget Hermes enforces. Consolidate: merge overlapping entries or remove stale ones.`,
+      ],
+      advice: [],
+      measured,
+    };
   return { verdict: 'ok', reasons: [], advice: [], measured };
 }

@@ -32,7 +32,11 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
   const unreadable = new Set(sigs.unreadable);
   const source = new Map<string, { name: () => string | null; links: () => readonly string[] }>();
   const { table } = sigs;
-  if (table) for (const i of sigs.valid) { const n = table.note(i); source.set(n.path, { name: () => n.meta().name, links: n.links }); }
+  if (table)
+    for (const i of sigs.valid) {
+      const n = table.note(i);
+      source.set(n.path, { name: () => n.meta().name, links: n.links });
+    }
   for (const n of sigs.fresh) source.set(n.path, { name: () => n.meta().name, links: n.links });
   for (const n of sigs.unsigned) source.set(n.path, { name: () => n.name, links: () => n.links });
   const markdown: string[] = [];
@@ -42,14 +46,24 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
   const roots: { from: string; links: readonly string[] }[] = [];
   for (const f of found.markdown) {
     const role = roleOf(f.path);
-    if (role === 'ignored') { other.push(f.path); continue; }
+    if (role === 'ignored') {
+      other.push(f.path);
+      continue;
+    }
     if (role === 'note') {
       const s = source.get(f.path);
       if (!s || unreadable.has(f.path)) continue;
       notes.push({ path: f.path, stem: stemOf(f.path), name: s.name() });
       linksOf.set(f.path, s.links);
     } else if (role === 'catalog' || role === 'secondary-index') {
-      try { roots.push({ from: f.path, links: flatLinks(readMarkdownFile(f.path, f.absPath, role, INDEX_MAX_BYTES).scan.links) }); } catch { continue; }
+      try {
+        roots.push({
+          from: f.path,
+          links: flatLinks(readMarkdownFile(f.path, f.absPath, role, INDEX_MAX_BYTES).scan.links),
+        });
+      } catch {
+        continue;
+      }
     }
     markdown.push(f.path);
   }
@@ -73,27 +87,46 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
   const targets = (from: string, flat: readonly string[], into: Set<string> | string[]): void => {
     for (let k = 0; k + 1 < flat.length; k += 2) {
       const r = resolve(from, flat[k]!, flat[k + 1]!);
-      if (r && r !== 'outside') { if (into instanceof Set) into.add(r); else into.push(r); }
+      if (r && r !== 'outside') {
+        if (into instanceof Set) into.add(r);
+        else into.push(r);
+      }
     }
   };
   // A note's resolved links, shared by the walks before and after the write.
   const resolved = new Map<string, string[]>();
   const out = (path: string): readonly string[] => {
     let r = resolved.get(path);
-    if (!r) { r = []; targets(path, linksOf.get(path)!(), r); resolved.set(path, r); }
+    if (!r) {
+      r = [];
+      targets(path, linksOf.get(path)!(), r);
+      resolved.set(path, r);
+    }
     return r;
   };
   return {
     resolve,
-    otherRootTargets: () => { const s = new Set<string>(); for (const r of roots) targets(r.from, r.links, s); return s; },
+    otherRootTargets: () => {
+      const s = new Set<string>();
+      for (const r of roots) targets(r.from, r.links, s);
+      return s;
+    },
     reach: (start) => {
       const seen = new Set<string>();
       const queue: string[] = [];
-      for (const p of start) if (!seen.has(p)) { seen.add(p); queue.push(p); }
+      for (const p of start)
+        if (!seen.has(p)) {
+          seen.add(p);
+          queue.push(p);
+        }
       while (queue.length) {
         const p = queue.pop()!;
         if (!linksOf.has(p)) continue; // not a note: reached, not followed
-        for (const t of out(p)) if (!seen.has(t)) { seen.add(t); queue.push(t); }
+        for (const t of out(p))
+          if (!seen.has(t)) {
+            seen.add(t);
+            queue.push(t);
+          }
       }
       return seen;
     },

@@ -19,7 +19,11 @@ export interface SignatureSet {
   readonly fromCache: number;
   readonly computed: number;
   /** Notes read but given no signature (too large, not text): their links and name, for reachability. */
-  readonly unsigned: readonly { readonly path: string; readonly name: string | null; readonly links: readonly string[] }[];
+  readonly unsigned: readonly {
+    readonly path: string;
+    readonly name: string | null;
+    readonly links: readonly string[];
+  }[];
   /** Notes that could not be read at all (a vault load leaves them out too). */
   readonly unreadable: readonly string[];
 }
@@ -35,7 +39,12 @@ export const flatLinks = (links: readonly { kind: string; target: string }[]): s
 export type CacheMode = 'read-write' | 'read-only' | 'off' | 'rebuild';
 
 /** `found` is the vault's listing (guard walks it once, for the kind and for this). */
-export function noteSignatures(root: string, config: Config, found: Discovery, options: { cache: CacheMode; deadline?: Deadline }): SignatureSet {
+export function noteSignatures(
+  root: string,
+  config: Config,
+  found: Discovery,
+  options: { cache: CacheMode; deadline?: Deadline },
+): SignatureSet {
   const roleOf = roleClassifier(config, 'claude');
   const table = options.cache === 'read-write' || options.cache === 'read-only' ? readCache(root) : null;
   mark('  read cache');
@@ -48,28 +57,67 @@ export function noteSignatures(root: string, config: Config, found: Discovery, o
   for (const f of found.markdown) {
     if (roleOf(f.path) !== 'note') continue;
     // Past the bound, stop reading; what was computed is still cached below, so the next call goes on from there.
-    if (options.deadline !== undefined && (++reads & 63) === 0 && Date.now() > options.deadline) { late = true; break; }
+    if (options.deadline !== undefined && (++reads & 63) === 0 && Date.now() > options.deadline) {
+      late = true;
+      break;
+    }
     const i = table?.index.get(f.path);
     if (i !== undefined) {
       // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
       const st = statSync(f.absPath, { throwIfNoEntry: false });
-      if (!st) { unreadable.push(f.path); continue; }
-      if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) { valid.push(i); continue; }
+      if (!st) {
+        unreadable.push(f.path);
+        continue;
+      }
+      if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) {
+        valid.push(i);
+        continue;
+      }
     }
     let parsed;
-    try { parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes); } catch { unreadable.push(f.path); continue; }
+    try {
+      parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
+    } catch {
+      unreadable.push(f.path);
+      continue;
+    }
     const links = flatLinks(parsed.scan.links);
-    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') { unsigned.push({ path: f.path, name: parsed.meta.name, links }); continue; }
+    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') {
+      unsigned.push({ path: f.path, name: parsed.meta.name, links });
+      continue;
+    }
     const hashes = shingleHashes(tokens(statedText(parsed)));
-    const meta = { name: parsed.meta.name, type: parsed.meta.type, modified: parsed.meta.modified, origin: parsed.meta.origin };
-    fresh.push({ path: f.path, size: parsed.size, mtimeMs: parsed.mtimeMs, signature: signature(hashes), shingles: hashes, meta: () => meta, links: () => links });
+    const meta = {
+      name: parsed.meta.name,
+      type: parsed.meta.type,
+      modified: parsed.meta.modified,
+      origin: parsed.meta.origin,
+    };
+    fresh.push({
+      path: f.path,
+      size: parsed.size,
+      mtimeMs: parsed.mtimeMs,
+      signature: signature(hashes),
+      shingles: hashes,
+      meta: () => meta,
+      links: () => links,
+    });
   }
-  if ((options.cache === 'read-write' || options.cache === 'rebuild') && (fresh.length > 0 || !table || table.paths.length !== valid.length)) {
+  if (
+    (options.cache === 'read-write' || options.cache === 'rebuild') &&
+    (fresh.length > 0 || !table || table.paths.length !== valid.length)
+  ) {
     // Stopped early: the entries not reached yet are kept as they were (each is checked by size and mtime when read).
     const seen = late ? new Set([...valid.map((i) => table!.paths[i]!), ...fresh.map((n) => n.path)]) : null;
     const keep = seen && table ? table.paths.map((_, i) => i).filter((i) => !seen.has(table.paths[i]!)) : [];
-    const all = [...valid.map((i) => table!.note(i)), ...keep.map((i) => table!.note(i)), ...fresh].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    try { writeCache(root, all); } catch { /* a read-only vault: answer without caching */ }
+    const all = [...valid.map((i) => table!.note(i)), ...keep.map((i) => table!.note(i)), ...fresh].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
+    try {
+      writeCache(root, all);
+    } catch {
+      /* a read-only vault: answer without caching */
+    }
   }
   if (late) checkDeadline(options.deadline, `after reading ${fresh.length} notes (cached for the next call)`);
   return { table, valid, fresh, fromCache: valid.length, computed: fresh.length, unsigned, unreadable };

@@ -32,16 +32,26 @@ function findingsByRule(result: CheckResult): string {
   const by = new Map<string, CheckResult['findings'][number][]>();
   for (const f of result.findings) by.set(f.ruleId, [...(by.get(f.ruleId) ?? []), f]);
   if (by.size === 0) return '<p>No findings.</p>';
-  const rows = [...by].sort((a, b) => b[1].length - a[1].length).map(([rule, fs]) =>
-    `<tr><td><code>${esc(rule)}</code></td><td><span class="pill ${esc(fs[0]!.severity)}">${esc(fs[0]!.severity)}</span></td><td>${fs.length}</td><td>${fs.slice(0, 8).map((f) => `<div><code>${esc(f.file)}:${f.line}:${f.column}</code> ${esc(f.message)}</div>`).join('')}${fs.length > 8 ? `<div class="muted">… and ${fs.length - 8} more</div>` : ''}</td></tr>`);
+  const rows = [...by]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(
+      ([rule, fs]) =>
+        `<tr><td><code>${esc(rule)}</code></td><td><span class="pill ${esc(fs[0]!.severity)}">${esc(fs[0]!.severity)}</span></td><td>${fs.length}</td><td>${fs
+          .slice(0, 8)
+          .map((f) => `<div><code>${esc(f.file)}:${f.line}:${f.column}</code> ${esc(f.message)}</div>`)
+          .join('')}${fs.length > 8 ? `<div class="muted">… and ${fs.length - 8} more</div>` : ''}</td></tr>`,
+    );
   return `<table id="findings"><thead><tr><th>rule</th><th>severity</th><th>count</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function indexSection(vault: Vault): string {
   const info = vault.indexInfo;
-  if (!info) return vault.kind === 'hermes'
-    ? vault.stores.map((s) => gauge(`${s.file} characters`, s.chars, s.maxChars, vault.config.hermes.nearBudget, 'characters')).join('')
-    : '<p>No index file.</p>';
+  if (!info)
+    return vault.kind === 'hermes'
+      ? vault.stores
+          .map((s) => gauge(`${s.file} characters`, s.chars, s.maxChars, vault.config.hermes.nearBudget, 'characters'))
+          .join('')
+      : '<p>No index file.</p>';
   const lost = info.lostEntries.length
     ? `<p><strong>${info.lostEntries.length} entries past the cut are never loaded:</strong></p><table id="lost">${info.lostEntries.map((e) => `<tr><td>line ${e.line}</td><td>${esc(e.text)}</td><td><code>${esc(e.target ?? '—')}</code></td></tr>`).join('')}</table>`
     : '<p>Every index entry is loaded.</p>';
@@ -56,8 +66,14 @@ function bodyOf(vault: Vault, path: string): string {
 function sideBySide(left: string, right: string): string {
   // Masked before the diff: a secret split across changed and unchanged parts is still masked whole.
   const parts = diffLines(maskSecrets(left), maskSecrets(right));
-  const l = parts.filter((p) => !p.added).map((p) => (p.removed ? `<del>${esc(p.value)}</del>` : esc(p.value))).join('');
-  const r = parts.filter((p) => !p.removed).map((p) => (p.added ? `<ins>${esc(p.value)}</ins>` : esc(p.value))).join('');
+  const l = parts
+    .filter((p) => !p.added)
+    .map((p) => (p.removed ? `<del>${esc(p.value)}</del>` : esc(p.value)))
+    .join('');
+  const r = parts
+    .filter((p) => !p.removed)
+    .map((p) => (p.added ? `<ins>${esc(p.value)}</ins>` : esc(p.value)))
+    .join('');
   return `<div class="diff"><pre>${l}</pre><pre>${r}</pre></div>`;
 }
 
@@ -66,7 +82,9 @@ const isInfo = (i: Shown): i is InfoItem => 'why' in i;
 
 function decisionPill(item: Shown): string {
   if (isInfo(item)) return `<span class="pill info" title="${esc(item.why)}">info, not proposed</span>`;
-  const judge = item.judge ? ` <span class="pill info">model: ${esc(item.judge.verdict)}</span> <span class="muted">${esc(item.judge.reason)}</span>` : '';
+  const judge = item.judge
+    ? ` <span class="pill info">model: ${esc(item.judge.verdict)}</span> <span class="muted">${esc(item.judge.reason)}</span>`
+    : '';
   return `<span class="pill ${esc(item.decision)}">${esc(item.decision)}</span>${judge}`;
 }
 
@@ -78,27 +96,53 @@ function itemsSection(vault: Vault, proposal: Proposal): string {
   out.push(`<h2>Near-duplicates (${dups.length})</h2>`);
   for (const i of dups) {
     const [keep, ...others] = i.notes.map((n) => n.path);
-    out.push(`<div class="item dup"><div><strong>${esc(i.id)}</strong> ${decisionPill(i)} similarity ${esc((i.evidence as { similarity?: number }).similarity ?? '')}</div>`);
-    for (const o of others) out.push(`<p><code>${esc(keep!)}</code> ↔ <code>${esc(o)}</code></p>${sideBySide(bodyOf(vault, keep!), bodyOf(vault, o))}`);
+    out.push(
+      `<div class="item dup"><div><strong>${esc(i.id)}</strong> ${decisionPill(i)} similarity ${esc((i.evidence as { similarity?: number }).similarity ?? '')}</div>`,
+    );
+    for (const o of others)
+      out.push(
+        `<p><code>${esc(keep!)}</code> ↔ <code>${esc(o)}</code></p>${sideBySide(bodyOf(vault, keep!), bodyOf(vault, o))}`,
+      );
     out.push('</div>');
   }
   const contra = all.filter((i) => i.kind === 'contradiction');
   out.push(`<h2>Contradictions (${contra.length})</h2>`);
   for (const i of contra) {
-    const conflicts = ((i.evidence as { conflicts?: { kind: string; detail: string; a: { text: string; line: number }; b: { text: string; line: number } }[] }).conflicts ?? []);
-    out.push(`<div class="item contra"><div><strong>${esc(i.id)}</strong> ${decisionPill(i)}</div>${conflicts.map((c) => `<p class="muted">${esc(c.kind)}: ${esc(c.detail)}</p><table><tr><td><code>${esc(i.notes[0]!.path)}:${c.a.line}</code></td><td><mark>${esc(c.a.text)}</mark></td></tr><tr><td><code>${esc(i.notes[1]?.path ?? '')}:${c.b.line}</code></td><td><mark>${esc(c.b.text)}</mark></td></tr></table>`).join('')}</div>`);
+    const conflicts =
+      (
+        i.evidence as {
+          conflicts?: {
+            kind: string;
+            detail: string;
+            a: { text: string; line: number };
+            b: { text: string; line: number };
+          }[];
+        }
+      ).conflicts ?? [];
+    out.push(
+      `<div class="item contra"><div><strong>${esc(i.id)}</strong> ${decisionPill(i)}</div>${conflicts.map((c) => `<p class="muted">${esc(c.kind)}: ${esc(c.detail)}</p><table><tr><td><code>${esc(i.notes[0]!.path)}:${c.a.line}</code></td><td><mark>${esc(c.a.text)}</mark></td></tr><tr><td><code>${esc(i.notes[1]?.path ?? '')}:${c.b.line}</code></td><td><mark>${esc(c.b.text)}</mark></td></tr></table>`).join('')}</div>`,
+    );
   }
   const rest = proposal.items.filter((i) => i.kind !== 'near-duplicate' && i.kind !== 'contradiction');
   const restInfo = (proposal.info ?? []).filter((i) => i.kind !== 'near-duplicate' && i.kind !== 'contradiction');
-  out.push(`<h2>Other proposed changes (${rest.length})</h2><table id="items">${rest.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)} → ${esc(i.action.type)}</td><td>${decisionPill(i)}</td></tr>`).join('')}</table>`);
-  if (restInfo.length) out.push(`<h2>Shown for information, not proposed (${restInfo.length})</h2><p class="muted">These cannot be approved as they stand: their kind measured below the precision a proposal needs, or a person must decide (the reason is on each row).</p><table id="info">${restInfo.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)}</td><td class="muted">${esc(i.why)}</td></tr>`).join('')}</table>`);
+  out.push(
+    `<h2>Other proposed changes (${rest.length})</h2><table id="items">${rest.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)} → ${esc(i.action.type)}</td><td>${decisionPill(i)}</td></tr>`).join('')}</table>`,
+  );
+  if (restInfo.length)
+    out.push(
+      `<h2>Shown for information, not proposed (${restInfo.length})</h2><p class="muted">These cannot be approved as they stand: their kind measured below the precision a proposal needs, or a person must decide (the reason is on each row).</p><table id="info">${restInfo.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td><td>${esc(i.kind)}</td><td>${i.notes.map((n) => `<code>${esc(n.path)}</code>`).join(' ')}</td><td>${esc(i.suggestion)}</td><td class="muted">${esc(i.why)}</td></tr>`).join('')}</table>`,
+    );
   return out.join('\n');
 }
 
 export function renderReport(result: CheckResult, proposal: Proposal, source: string): string {
   const { vault, summary } = result;
   // The same notes note/orphan reports (files without front matter among notes are not notes).
-  const orphans = new Set(notesUnderRules(vault).map((n) => n.path).filter((p) => !reachability(vault).mentioned.has(p)));
+  const orphans = new Set(
+    notesUnderRules(vault)
+      .map((n) => n.path)
+      .filter((p) => !reachability(vault).mentioned.has(p)),
+  );
   const decided = proposal.items.filter((i) => i.decision !== 'pending').length;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

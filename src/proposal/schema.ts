@@ -29,21 +29,41 @@ const movedSection = z
   .object({
     from: z.number().int().positive().describe('first line of the section in the index (1-based)'),
     lines: z.array(z.string()).min(1).describe('the lines moved, as they read now (no line ends)'),
-    note: relPath.describe('the note created to hold them; must not exist (sections moved into one note follow each other there)'),
+    note: relPath.describe(
+      'the note created to hold them; must not exist (sections moved into one note follow each other there)',
+    ),
     frontmatter: z.string().describe("front matter written above the note's first section ('' for none)"),
-    pointer: z.string().describe("the index line left in their place ('' for none: another section's pointer names the note)"),
+    pointer: z
+      .string()
+      .describe("the index line left in their place ('' for none: another section's pointer names the note)"),
   })
   .strict();
 
 export const actionSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('merge'), into: relPath, retire: z.array(relPath).min(1), body: z.string().optional() }).strict(),
-  z.object({
-    type: z.literal('retire'),
-    retire: z.array(relPath).min(1),
-    to: relPath.optional().describe("Hermes entries only: the store's archive file (created or appended to) that receives the entries byte for byte, besides the holding folder"),
-  }).strict(),
+  z
+    .object({ type: z.literal('merge'), into: relPath, retire: z.array(relPath).min(1), body: z.string().optional() })
+    .strict(),
+  z
+    .object({
+      type: z.literal('retire'),
+      retire: z.array(relPath).min(1),
+      to: relPath
+        .optional()
+        .describe(
+          "Hermes entries only: the store's archive file (created or appended to) that receives the entries byte for byte, besides the holding folder",
+        ),
+    })
+    .strict(),
   z.object({ type: z.literal('relink'), file: relPath, from: z.string().min(1), to: relPath }).strict(),
-  z.object({ type: z.literal('fix-index'), file: relPath, remove: z.array(indexLine).default([]), add: z.array(z.string()).default([]), replace: z.array(lineRewrite).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('fix-index'),
+      file: relPath,
+      remove: z.array(indexLine).default([]),
+      add: z.array(z.string()).default([]),
+      replace: z.array(lineRewrite).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('split-index'), file: relPath, moves: z.array(movedSection).min(1) }).strict(),
   z.object({ type: z.literal('keep') }).strict(),
 ]);

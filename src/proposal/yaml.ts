@@ -27,8 +27,13 @@ export function parseProposal(text: string, source: string): Proposal {
   const notOne = `${source} is not a memlint proposal (one is written by \`memlint consolidate\`: version: 1, vault, items)`;
   if (doc.errors.length) throw new ProposalError(`${notOne}: not YAML (${doc.errors[0]!.message.split('\n')[0]})`);
   let raw: unknown;
-  try { raw = doc.toJS({ maxAliasCount: 50 }); } catch (e) { throw new ProposalError(`${source}: ${(e as Error).message}`); }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('items' in raw) || !('vault' in raw)) throw new ProposalError(notOne);
+  try {
+    raw = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    throw new ProposalError(`${source}: ${(e as Error).message}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('items' in raw) || !('vault' in raw))
+    throw new ProposalError(notOne);
   const result = proposalSchema.safeParse(raw);
   if (!result.success) {
     const first = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);

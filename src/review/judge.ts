@@ -10,7 +10,12 @@ import { z } from 'zod';
 export const VERDICTS = ['merge', 'retire', 'keep', 'unsure'] as const;
 export type VerdictKind = (typeof VERDICTS)[number];
 
-export interface Verdict { readonly verdict: VerdictKind; readonly reason: string; readonly keep?: number; readonly mergedBody?: string }
+export interface Verdict {
+  readonly verdict: VerdictKind;
+  readonly reason: string;
+  readonly keep?: number;
+  readonly mergedBody?: string;
+}
 
 export interface JudgeItem {
   readonly kind: string;
@@ -20,7 +25,10 @@ export interface JudgeItem {
   readonly notes: readonly string[];
 }
 
-export interface Judge { readonly name: string; judge(item: JudgeItem): Promise<Verdict> }
+export interface Judge {
+  readonly name: string;
+  judge(item: JudgeItem): Promise<Verdict>;
+}
 
 export const SYSTEM_PROMPT = [
   "You review one proposed change to an AI agent's long-term memory notes.",
@@ -34,8 +42,15 @@ export const SYSTEM_PROMPT = [
 ].join('\n');
 
 export function userPrompt(item: JudgeItem): string {
-  const notes = item.notes.map((t, i) => `<note number="${i + 1}">\n${t.replace(/<\/?note\b/gi, (m) => m.replace('<', '&lt;'))}\n</note>`);
-  return [`Proposed change: ${item.kind} (suggested: ${item.suggestion})`, `Evidence: ${JSON.stringify(item.evidence)}`, '', ...notes].join('\n');
+  const notes = item.notes.map(
+    (t, i) => `<note number="${i + 1}">\n${t.replace(/<\/?note\b/gi, (m) => m.replace('<', '&lt;'))}\n</note>`,
+  );
+  return [
+    `Proposed change: ${item.kind} (suggested: ${item.suggestion})`,
+    `Evidence: ${JSON.stringify(item.evidence)}`,
+    '',
+    ...notes,
+  ].join('\n');
 }
 
 const answerSchema = z.object({
@@ -52,14 +67,28 @@ export function parseVerdict(text: string, noteCount: number): Verdict {
   let raw: unknown;
   const candidates = [text.trim(), text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)];
   for (const c of candidates) {
-    try { raw = JSON.parse(c); break; } catch { /* try the next reading */ }
+    try {
+      raw = JSON.parse(c);
+      break;
+    } catch {
+      /* try the next reading */
+    }
   }
   if (raw === undefined) return unsure('the answer was not JSON');
   const parsed = answerSchema.safeParse(raw);
-  if (!parsed.success) return unsure(`the answer did not fit the verdict schema (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    return unsure(
+      `the answer did not fit the verdict schema (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message})`,
+    );
   const a = parsed.data;
-  if (a.keep !== undefined && a.keep > noteCount) return unsure(`the answer named note ${a.keep}, but there are only ${noteCount}`);
-  return { verdict: a.verdict, reason: a.reason, ...(a.keep !== undefined ? { keep: a.keep } : {}), ...(a.merged_note !== undefined && a.verdict === 'merge' ? { mergedBody: a.merged_note } : {}) };
+  if (a.keep !== undefined && a.keep > noteCount)
+    return unsure(`the answer named note ${a.keep}, but there are only ${noteCount}`);
+  return {
+    verdict: a.verdict,
+    reason: a.reason,
+    ...(a.keep !== undefined ? { keep: a.keep } : {}),
+    ...(a.merged_note !== undefined && a.verdict === 'merge' ? { mergedBody: a.merged_note } : {}),
+  };
 }
 
 async function safely(name: string, noteCount: number, call: () => Promise<string>): Promise<Verdict> {
@@ -70,29 +99,59 @@ async function safely(name: string, noteCount: number, call: () => Promise<strin
   }
 }
 
-export interface JudgeOptions { readonly model: string; readonly timeoutMs: number; readonly baseUrl?: string; readonly apiKey?: string; readonly command?: string }
+export interface JudgeOptions {
+  readonly model: string;
+  readonly timeoutMs: number;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly command?: string;
+}
 
 export async function anthropicJudge(o: JudgeOptions): Promise<Judge> {
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
-  const client = new Anthropic({ apiKey: o.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '', ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), timeout: o.timeoutMs, maxRetries: 2 });
+  const client = new Anthropic({
+    apiKey: o.apiKey ?? process.env.ANTHROPIC_API_KEY ?? '',
+    ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+    timeout: o.timeoutMs,
+    maxRetries: 2,
+  });
   return {
     name: `anthropic ${o.model}`,
-    judge: (item) => safely('the model', item.notes.length, async () => {
-      const res = await client.messages.create({ model: o.model, max_tokens: 2048, system: SYSTEM_PROMPT, messages: [{ role: 'user', content: userPrompt(item) }] });
-      return res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    }),
+    judge: (item) =>
+      safely('the model', item.notes.length, async () => {
+        const res = await client.messages.create({
+          model: o.model,
+          max_tokens: 2048,
+          system: SYSTEM_PROMPT,
+          messages: [{ role: 'user', content: userPrompt(item) }],
+        });
+        return res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      }),
   };
 }
 
 export async function openaiJudge(o: JudgeOptions): Promise<Judge> {
   const { default: OpenAI } = await import('openai');
-  const client = new OpenAI({ apiKey: o.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed', ...(o.baseUrl ? { baseURL: o.baseUrl } : {}), timeout: o.timeoutMs, maxRetries: 2 });
+  const client = new OpenAI({
+    apiKey: o.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed',
+    ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+    timeout: o.timeoutMs,
+    maxRetries: 2,
+  });
   return {
     name: `openai-compatible ${o.model}`,
-    judge: (item) => safely('the model', item.notes.length, async () => {
-      const res = await client.chat.completions.create({ model: o.model, temperature: 0, messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: userPrompt(item) }] });
-      return res.choices[0]?.message?.content ?? '';
-    }),
+    judge: (item) =>
+      safely('the model', item.notes.length, async () => {
+        const res = await client.chat.completions.create({
+          model: o.model,
+          temperature: 0,
+          messages: [
+            { role: 'system', content: SYSTEM_PROMPT },
+            { role: 'user', content: userPrompt(item) },
+          ],
+        });
+        return res.choices[0]?.message?.content ?? '';
+      }),
   };
 }
 
@@ -100,15 +159,33 @@ export async function openaiJudge(o: JudgeOptions): Promise<Judge> {
 export function commandJudge(o: JudgeOptions): Judge {
   return {
     name: `command ${o.command}`,
-    judge: (item) => safely('the judge command', item.notes.length, () => new Promise<string>((resolveOut, reject) => {
-      const child = spawn(o.command!, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no answer within ${o.timeoutMs} ms`)); }, o.timeoutMs);
-      child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
-      child.on('error', (e) => { clearTimeout(timer); reject(e); });
-      child.on('close', (code) => { clearTimeout(timer); if (code === 0) resolveOut(out); else reject(new Error(`exited ${code}`)); });
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(JSON.stringify({ system: SYSTEM_PROMPT, prompt: userPrompt(item), item }));
-    })),
+    judge: (item) =>
+      safely(
+        'the judge command',
+        item.notes.length,
+        () =>
+          new Promise<string>((resolveOut, reject) => {
+            const child = spawn(o.command!, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
+            let out = '';
+            const timer = setTimeout(() => {
+              child.kill('SIGKILL');
+              reject(new Error(`no answer within ${o.timeoutMs} ms`));
+            }, o.timeoutMs);
+            child.stdout.on('data', (d: Buffer) => {
+              out += d.toString('utf8');
+            });
+            child.on('error', (e) => {
+              clearTimeout(timer);
+              reject(e);
+            });
+            child.on('close', (code) => {
+              clearTimeout(timer);
+              if (code === 0) resolveOut(out);
+              else reject(new Error(`exited ${code}`));
+            });
+            child.stdin.on('error', () => undefined);
+            child.stdin.end(JSON.stringify({ system: SYSTEM_PROMPT, prompt: userPrompt(item), item }));
+          }),
+      ),
   };
 }

@@ -21,7 +21,12 @@ function noteText(vault: Vault, n: ProposalItem['notes'][number]): string {
 export function judgeItem(vault: Vault, item: ProposalItem): JudgeItem {
   // The model is a third party: it reads the notes with their credentials masked (apply puts back a
   // masked credential a merged body it drafts carries).
-  return { kind: item.kind, suggestion: item.suggestion, evidence: maskSecretsDeep(item.evidence), notes: item.notes.map((n) => maskSecrets(noteText(vault, n))) };
+  return {
+    kind: item.kind,
+    suggestion: item.suggestion,
+    evidence: maskSecretsDeep(item.evidence),
+    notes: item.notes.map((n) => maskSecrets(noteText(vault, n))),
+  };
 }
 
 const paint = (on: boolean, code: number, s: string): string => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -42,10 +47,20 @@ export function evidenceLines(evidence: unknown, indent = '  '): string[] {
   for (const [k, v] of entries) {
     const label = `${indent}${`${k}:`.padEnd(width)} `;
     if (v === null || typeof v !== 'object') out.push(`${label}${String(v)}`);
-    else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) out.push(`${label}${v.length ? v.join(', ') : '(none)'}`);
+    else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))
+      out.push(`${label}${v.length ? v.join(', ') : '(none)'}`);
     else if (Array.isArray(v)) {
       out.push(`${indent}${k}:`);
-      for (const x of v.slice(0, 5)) out.push(`${indent}  - ${x && typeof x === 'object' ? Object.entries(x as Record<string, unknown>).map(([a, b]) => `${a}: ${typeof b === 'object' ? JSON.stringify(b) : String(b)}`).join(', ') : String(x)}`);
+      for (const x of v.slice(0, 5))
+        out.push(
+          `${indent}  - ${
+            x && typeof x === 'object'
+              ? Object.entries(x as Record<string, unknown>)
+                  .map(([a, b]) => `${a}: ${typeof b === 'object' ? JSON.stringify(b) : String(b)}`)
+                  .join(', ')
+              : String(x)
+          }`,
+        );
       if (v.length > 5) out.push(`${indent}  … and ${v.length - 5} more`);
     } else {
       out.push(`${indent}${k}:`, ...evidenceLines(v, `${indent}  `));
@@ -55,22 +70,33 @@ export function evidenceLines(evidence: unknown, indent = '  '): string[] {
 }
 
 /** The index lines an item removes or adds, each with a line of context, highlighted; long runs folded. */
-function indexLines(vault: Vault, file: string, remove: readonly { line: number; text: string }[], add: readonly string[], color: boolean, rewrite: readonly { line: number; with: string }[] = []): string[] {
+function indexLines(
+  vault: Vault,
+  file: string,
+  remove: readonly { line: number; text: string }[],
+  add: readonly string[],
+  color: boolean,
+  rewrite: readonly { line: number; with: string }[] = [],
+): string[] {
   const text = vault.byPath.get(file)?.text ?? '';
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === '') lines.pop();
   const removed = new Set([...remove, ...rewrite].map((r) => r.line));
   const replaced = new Map(rewrite.map((r) => [r.line, r.with]));
   const show = new Set<number>();
-  for (const r of [...remove, ...rewrite]) for (const n of [r.line - 1, r.line, r.line + 1]) if (n >= 1 && n <= lines.length) show.add(n);
+  for (const r of [...remove, ...rewrite])
+    for (const n of [r.line - 1, r.line, r.line + 1]) if (n >= 1 && n <= lines.length) show.add(n);
   const out: string[] = [`  ${file}:`];
   const ordered = [...show].sort((a, b) => a - b);
   const width = String(lines.length + 1).length;
   const row = (n: number): string => {
     const body = lines[n - 1] ?? '';
     const now = replaced.get(n);
-    if (now !== undefined) return `${paint(color, 31, `  ${String(n).padStart(width)} - ${body}`)}\n${paint(color, 32, `  ${' '.repeat(width)} + ${now}`)}`;
-    return removed.has(n) ? paint(color, 31, `  ${String(n).padStart(width)} - ${body}`) : paint(color, 2, `  ${String(n).padStart(width)}   ${body}`);
+    if (now !== undefined)
+      return `${paint(color, 31, `  ${String(n).padStart(width)} - ${body}`)}\n${paint(color, 32, `  ${' '.repeat(width)} + ${now}`)}`;
+    return removed.has(n)
+      ? paint(color, 31, `  ${String(n).padStart(width)} - ${body}`)
+      : paint(color, 2, `  ${String(n).padStart(width)}   ${body}`);
   };
   let prev = 0;
   let run: number[] = [];
@@ -79,19 +105,27 @@ function indexLines(vault: Vault, file: string, remove: readonly { line: number;
     if (removedRun.length > 8) {
       const head = run.slice(0, run.indexOf(removedRun[2]!) + 1);
       const tail = run.slice(run.indexOf(removedRun.at(-2)!));
-      out.push(...head.map(row), paint(color, 2, `  ${' '.repeat(width)}   … ${removedRun.length - 4} more lines removed …`), ...tail.map(row));
+      out.push(
+        ...head.map(row),
+        paint(color, 2, `  ${' '.repeat(width)}   … ${removedRun.length - 4} more lines removed …`),
+        ...tail.map(row),
+      );
     } else {
       out.push(...run.map(row));
     }
     run = [];
   };
   for (const n of ordered) {
-    if (prev && n !== prev + 1) { flush(); out.push(paint(color, 2, `  ${' '.repeat(width)}   ⋮`)); }
+    if (prev && n !== prev + 1) {
+      flush();
+      out.push(paint(color, 2, `  ${' '.repeat(width)}   ⋮`));
+    }
     run.push(n);
     prev = n;
   }
   flush();
-  for (const a of add) out.push(paint(color, 32, `  ${' '.repeat(width)} + ${a}`) + paint(color, 2, '   (added at the end)'));
+  for (const a of add)
+    out.push(paint(color, 32, `  ${' '.repeat(width)} + ${a}`) + paint(color, 2, '   (added at the end)'));
   return out;
 }
 
@@ -102,19 +136,47 @@ export function show(vault: Vault, item: ProposalItem, position: string, color =
 }
 
 function screen(vault: Vault, item: ProposalItem, position: string, color: boolean): string {
-  const out = [`\n${paint(color, 1, `${position} ${item.id}`)} ${item.kind} — suggested: ${item.suggestion} (${item.action.type})`];
+  const out = [
+    `\n${paint(color, 1, `${position} ${item.id}`)} ${item.kind} — suggested: ${item.suggestion} (${item.action.type})`,
+  ];
   const names = item.notes.map((n) => (n.entry ? `${n.path} entry ${n.entry}` : n.path));
-  const isIndex = (path: string): boolean => vault.byPath.get(path)?.role === 'index' || path === vault.config.index.file;
+  const isIndex = (path: string): boolean =>
+    vault.byPath.get(path)?.role === 'index' || path === vault.config.index.file;
   if (item.kind === 'near-duplicate' && item.notes.length >= 2) {
     for (let i = 1; i < item.notes.length; i++) {
-      const diff = createTwoFilesPatch(names[0]!, names[i]!, noteText(vault, item.notes[0]!), noteText(vault, item.notes[i]!), 'kept', 'retired').split('\n').slice(2);
+      const diff = createTwoFilesPatch(
+        names[0]!,
+        names[i]!,
+        noteText(vault, item.notes[0]!),
+        noteText(vault, item.notes[i]!),
+        'kept',
+        'retired',
+      )
+        .split('\n')
+        .slice(2);
       const { shown, cut } = clip(diff, DIFF_LINES);
-      out.push(...shown.map((l) => (l.startsWith('+') ? paint(color, 32, l) : l.startsWith('-') ? paint(color, 31, l) : l.startsWith('@@') ? paint(color, 36, l) : l)));
+      out.push(
+        ...shown.map((l) =>
+          l.startsWith('+')
+            ? paint(color, 32, l)
+            : l.startsWith('-')
+              ? paint(color, 31, l)
+              : l.startsWith('@@')
+                ? paint(color, 36, l)
+                : l,
+        ),
+      );
       if (cut) out.push(paint(color, 2, `… ${cut} more diff lines (v: view the notes in the pager)`));
     }
   } else if (item.kind === 'contradiction') {
-    for (const c of ((item.evidence as { conflicts?: { kind: string; detail: string; a: { text: string }; b: { text: string } }[] }).conflicts ?? [])) {
-      out.push(`  ${c.kind}: ${c.detail}`, `  ${names[0]}: » ${paint(color, 33, c.a.text)} «`, `  ${names[1]}: » ${paint(color, 33, c.b.text)} «`);
+    for (const c of (
+      item.evidence as { conflicts?: { kind: string; detail: string; a: { text: string }; b: { text: string } }[] }
+    ).conflicts ?? []) {
+      out.push(
+        `  ${c.kind}: ${c.detail}`,
+        `  ${names[0]}: » ${paint(color, 33, c.a.text)} «`,
+        `  ${names[1]}: » ${paint(color, 33, c.b.text)} «`,
+      );
     }
   } else {
     for (const [i, n] of item.notes.entries()) {
@@ -123,11 +185,27 @@ function screen(vault: Vault, item: ProposalItem, position: string, color: boole
       out.push(paint(color, 1, `--- ${names[i]} ---`), ...shown.map((l) => `  ${l}`));
       if (cut) out.push(paint(color, 2, `  … ${cut} more lines (v: view the whole note in the pager)`));
     }
-    if (item.action.type === 'fix-index') out.push(...indexLines(vault, item.action.file, item.action.remove, item.action.add, color, item.action.replace ?? []));
+    if (item.action.type === 'fix-index')
+      out.push(
+        ...indexLines(vault, item.action.file, item.action.remove, item.action.add, color, item.action.replace ?? []),
+      );
     if (item.action.type === 'split-index') {
       // The lines each section leaves (moved byte for byte into the note named), and the pointers left in their place.
       const moved = item.action.moves.flatMap((m) => m.lines.map((text, k) => ({ line: m.from + k, text })));
-      out.push(...indexLines(vault, item.action.file, moved, item.action.moves.filter((m) => m.pointer).map((m) => `${m.pointer}   (in place of lines ${m.from}-${m.from + m.lines.length - 1}; they move to ${m.note})`), color));
+      out.push(
+        ...indexLines(
+          vault,
+          item.action.file,
+          moved,
+          item.action.moves
+            .filter((m) => m.pointer)
+            .map(
+              (m) =>
+                `${m.pointer}   (in place of lines ${m.from}-${m.from + m.lines.length - 1}; they move to ${m.note})`,
+            ),
+          color,
+        ),
+      );
     }
     out.push(paint(color, 1, 'evidence:'), ...evidenceLines(item.evidence));
   }
@@ -136,7 +214,9 @@ function screen(vault: Vault, item: ProposalItem, position: string, color: boole
 
 /** Every note of an item in full, for the pager. */
 function fullText(vault: Vault, item: ProposalItem): string {
-  return item.notes.map((n) => `=== ${n.entry ? `${n.path} entry ${n.entry}` : n.path} ===\n${noteText(vault, n).trimEnd()}\n`).join('\n');
+  return item.notes
+    .map((n) => `=== ${n.entry ? `${n.path} entry ${n.entry}` : n.path} ===\n${noteText(vault, n).trimEnd()}\n`)
+    .join('\n');
 }
 
 /**
@@ -152,9 +232,21 @@ export function infoSummary(proposal: Proposal): string {
 }
 
 /** `skipped` items stay pending: `pending` counts them, with the items not reached. */
-export interface SessionResult { readonly approved: number; readonly rejected: number; readonly skipped: number; readonly pending: number }
+export interface SessionResult {
+  readonly approved: number;
+  readonly rejected: number;
+  readonly skipped: number;
+  readonly pending: number;
+}
 
-export async function reviewSession(file: string, proposal: Proposal, vault: Vault, io: IO, judge: Judge | null, concurrency: number): Promise<SessionResult> {
+export async function reviewSession(
+  file: string,
+  proposal: Proposal,
+  vault: Vault,
+  io: IO,
+  judge: Judge | null,
+  concurrency: number,
+): Promise<SessionResult> {
   const doc: Document = parseDocument(readFileSync(file, 'utf8'));
   const save = (): void => writeFileAtomic(file, doc.toString({ lineWidth: 0 }));
   const pending = proposal.items.map((item, index) => ({ item, index })).filter((x) => x.item.decision === 'pending');
@@ -167,7 +259,9 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
       if (!verdicts.has(p.index)) verdicts.set(p.index, judge.judge(judgeItem(vault, p.item)));
     }
   };
-  let approved = 0, rejected = 0, skipped = 0;
+  let approved = 0,
+    rejected = 0,
+    skipped = 0;
   const color = Boolean(io.stdout.isTTY) && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
   for (let k = 0; k < pending.length; k++) {
     const { item, index } = pending[k]!;
@@ -176,7 +270,15 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
     const verdict = verdicts.has(index) ? await verdicts.get(index)! : null;
     if (verdict && judge) {
       io.stdout.write(`model (${judge.name}): ${verdict.verdict} — ${maskSecrets(verdict.reason)}\n`);
-      doc.setIn(['items', index, 'judge'], doc.createNode({ verdict: verdict.verdict, reason: verdict.reason, model: judge.name, ...(verdict.mergedBody ? { mergedBody: verdict.mergedBody } : {}) }));
+      doc.setIn(
+        ['items', index, 'judge'],
+        doc.createNode({
+          verdict: verdict.verdict,
+          reason: verdict.reason,
+          model: judge.name,
+          ...(verdict.mergedBody ? { mergedBody: verdict.mergedBody } : {}),
+        }),
+      );
       save();
     }
     for (;;) {
@@ -188,10 +290,14 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
       if (key === 'a' || key === 'r') {
         doc.setIn(['items', index, 'decision'], key === 'a' ? 'approve' : 'reject');
         save();
-        if (key === 'a') approved++; else rejected++;
+        if (key === 'a') approved++;
+        else rejected++;
         break;
       }
-      if (key === 's') { skipped++; break; }
+      if (key === 's') {
+        skipped++;
+        break;
+      }
       if (key === 'v') {
         const dir = mkdtempSync(join(tmpdir(), 'memlint-view-'));
         const tmp = join(dir, `${item.id}.md`);
@@ -207,7 +313,11 @@ export async function reviewSession(file: string, proposal: Proposal, vault: Vau
         const target = item.action.into;
         const into = item.notes.find((n) => refKey(n) === target) ?? item.notes[0]!;
         const file = vault.byPath.get(target);
-        writeFileSync(tmp, verdict?.mergedBody ?? (parseEntryPath(target) !== null ? noteText(vault, into) : (file ? file.text.slice(file.bodyOffset) : '')));
+        writeFileSync(
+          tmp,
+          verdict?.mergedBody ??
+            (parseEntryPath(target) !== null ? noteText(vault, into) : file ? file.text.slice(file.bodyOffset) : ''),
+        );
         const editor = io.env.VISUAL ?? io.env.EDITOR ?? 'vi';
         const r = spawnSync(editor, [tmp], { stdio: 'inherit', shell: true });
         if (r.status === 0) {

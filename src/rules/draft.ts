@@ -15,17 +15,32 @@ import securityPromptInjection from './security/prompt-injection.js';
 import securitySecret from './security/secret.js';
 import type { Rule } from './types.js';
 
-export const SECURITY_RULES: readonly Rule<any>[] = [securityExfiltration, securityInvisibleUnicode, securityPersistence, securityPromptInjection, securitySecret];
+export const SECURITY_RULES: readonly Rule<any>[] = [
+  securityExfiltration,
+  securityInvisibleUnicode,
+  securityPersistence,
+  securityPromptInjection,
+  securitySecret,
+];
 
 /**
  * What should not be memory (issue 19): a draft these rules report is one to ask about, not to
  * refuse (guard's verdict policy maps them to `ask`). memory/restates-project is not here: it runs
  * git in the project, too slow for a hook that runs on every write; consolidate and check run it.
  */
-export const NOT_MEMORY_RULES: readonly Rule<any>[] = [memoryDataDump, memoryDuplicatesContextFile, memorySessionResidue];
+export const NOT_MEMORY_RULES: readonly Rule<any>[] = [
+  memoryDataDump,
+  memoryDuplicatesContextFile,
+  memorySessionResidue,
+];
 const NOT_MEMORY_IDS = new Set(NOT_MEMORY_RULES.map((r) => r.id));
 
 /** A finding that makes a draft one to ask about: it is memory that should not be memory. */
 export const asksAbout = (f: { readonly ruleId: string }): boolean => NOT_MEMORY_IDS.has(f.ruleId);
 
-export const DRAFT_RULES: readonly Rule<any>[] = [noteFrontmatterInvalid, noteFrontmatterSchema, ...SECURITY_RULES, ...NOT_MEMORY_RULES];
+export const DRAFT_RULES: readonly Rule<any>[] = [
+  noteFrontmatterInvalid,
+  noteFrontmatterSchema,
+  ...SECURITY_RULES,
+  ...NOT_MEMORY_RULES,
+];

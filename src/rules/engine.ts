@@ -54,7 +54,9 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[], cache?: File
     } else if (rule.meta.options) {
       const parsed = rule.meta.options.safeParse(rawOptions);
       if (!parsed.success) {
-        findings.push(internal(rule.id, `invalid options for ${rule.id}: ${parsed.error.issues.map((i) => i.message).join('; ')}`));
+        findings.push(
+          internal(rule.id, `invalid options for ${rule.id}: ${parsed.error.issues.map((i) => i.message).join('; ')}`),
+        );
         crashed = true;
         continue;
       }
@@ -70,7 +72,8 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[], cache?: File
       let endColumn: number | undefined;
       if (file && r.offset !== undefined) {
         ({ line, column } = file.position(r.offset));
-        if (r.length !== undefined && r.length > 0) ({ line: endLine, column: endColumn } = file.position(r.offset + r.length));
+        if (r.length !== undefined && r.length > 0)
+          ({ line: endLine, column: endColumn } = file.position(r.offset + r.length));
       }
       const template = rule.meta.messages[r.messageId];
       if (template === undefined) throw new Error(`rule ${rule.id} has no message '${r.messageId}'`);
@@ -119,9 +122,25 @@ export function runRules(vault: Vault, rules: readonly Rule<any>[], cache?: File
 function withoutReviewed(vault: Vault, findings: Finding[]): Finding[] {
   const reviewed = vault.config.reviewed;
   if (reviewed.length === 0) return findings;
-  return findings.filter((f) => !reviewed.some((r) => r.file === f.file && r.rule === f.ruleId && (!r.sha256 || r.sha256 === sha256Hex(vault.byPath.get(f.file)?.bytes ?? new Uint8Array()))));
+  return findings.filter(
+    (f) =>
+      !reviewed.some(
+        (r) =>
+          r.file === f.file &&
+          r.rule === f.ruleId &&
+          (!r.sha256 || r.sha256 === sha256Hex(vault.byPath.get(f.file)?.bytes ?? new Uint8Array())),
+      ),
+  );
 }
 
 function internal(ruleId: string, message: string): Finding {
-  return { ruleId: 'internal/rule-crashed', severity: 'error', file: '.', line: 1, column: 1, message, data: { rule: ruleId } };
+  return {
+    ruleId: 'internal/rule-crashed',
+    severity: 'error',
+    file: '.',
+    line: 1,
+    column: 1,
+    message,
+    data: { rule: ruleId },
+  };
 }

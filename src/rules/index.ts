@@ -69,4 +69,3 @@ export const RULES: readonly Rule<any>[] = [
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
-

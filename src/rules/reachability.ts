@@ -20,7 +20,10 @@ export function notesUnderRules(vault: Vault): readonly VaultFile[] {
   return cached;
 }
 
-export interface Reachability { readonly linked: ReadonlySet<string>; readonly mentioned: ReadonlySet<string> }
+export interface Reachability {
+  readonly linked: ReadonlySet<string>;
+  readonly mentioned: ReadonlySet<string>;
+}
 const reachabilityCache = new WeakMap<Vault, Reachability>();
 
 /** Notes reachable from the index, catalog and secondary indexes through links (and, weakly, mentions). */

@@ -11,28 +11,39 @@ import { stem, typoLevel } from './lexicon.js';
 import { isCjk, STOPWORDS, tokens as tokenize } from './text.js';
 
 /** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
-export interface ClaimClause { readonly text: string; readonly tokens: readonly string[] }
+export interface ClaimClause {
+  readonly text: string;
+  readonly tokens: readonly string[];
+}
 
 /** Words and phrases by which a clause refuses or retires what it names. */
-const REFUSE_EN = /\b(?:not|no|never|don't|dont|do not|doesn't|isn't|aren't|won't|can't|cannot|avoid|stop|forbid|forbids|forbidden|prohibited|banned|disabled?|deprecated|removed|dropped|deleted|gone|obsolete|no longer|anymore|instead of|unreliable|dangerous|unsafe|bypass)\b/i;
-const REFUSE_ROMANCE = /(?:^|[^\p{L}])(?:não|nao|nunca|jamais|evitar|evite|proibido|proibida|removid[oa]s?|descontinuad[oa]s?|nunca|prohibido|evita)(?=$|[^\p{L}])/iu;
-const REFUSE_CJK = /不要|不再|不能|不用|不可|别|勿|禁止|停用|失效|移除|删除|刪除|废弃|廢棄|沒有|没有|금지|않|말고|말 것|삭제|폐기|없다|없음|중단/;
+const REFUSE_EN =
+  /\b(?:not|no|never|don't|dont|do not|doesn't|isn't|aren't|won't|can't|cannot|avoid|stop|forbid|forbids|forbidden|prohibited|banned|disabled?|deprecated|removed|dropped|deleted|gone|obsolete|no longer|anymore|instead of|unreliable|dangerous|unsafe|bypass)\b/i;
+const REFUSE_ROMANCE =
+  /(?:^|[^\p{L}])(?:não|nao|nunca|jamais|evitar|evite|proibido|proibida|removid[oa]s?|descontinuad[oa]s?|nunca|prohibido|evita)(?=$|[^\p{L}])/iu;
+const REFUSE_CJK =
+  /不要|不再|不能|不用|不可|别|勿|禁止|停用|失效|移除|删除|刪除|废弃|廢棄|沒有|没有|금지|않|말고|말 것|삭제|폐기|없다|없음|중단/;
 /** Words that make a clause an exception or a case, not the rule ("only for…", "may", "still", "unless"). */
-const SCOPED = /^\W*(?:when|whenever)\b|\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^\p{L}])(?:só|somente|apenas|exceto|ainda|salvo)(?=$|[^\p{L}])|只|仅|僅|除非|除了|仍|단,/iu;
+const SCOPED =
+  /^\W*(?:when|whenever)\b|\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^\p{L}])(?:só|somente|apenas|exceto|ainda|salvo)(?=$|[^\p{L}])|只|仅|僅|除非|除了|仍|단,/iu;
 
 /** Portuguese/Spanish function words: in such a clause "no" is "in the", not a refusal. */
 const ROMANCE = /(?:^|[^\p{L}])(?:da|do|de|em|para|com|os|as|um|uma|na|é|são|que|el|la|los|del|en)(?=$|[^\p{L}])/iu;
 export function refuses(text: string): boolean {
   const en = REFUSE_EN.exec(text);
-  const enRefuses = en !== null && (en[0].toLowerCase() !== 'no' || !ROMANCE.test(text) || REFUSE_EN.test(text.replace(/\bno\b/gi, ' ')));
+  const enRefuses =
+    en !== null &&
+    (en[0].toLowerCase() !== 'no' || !ROMANCE.test(text) || REFUSE_EN.test(text.replace(/\bno\b/gi, ' ')));
   return enRefuses || REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
 }
 export const scoped = (text: string): boolean => SCOPED.test(text);
 
 /** Prohibitions that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`", "no `rebase`"). */
-const NEG_BEFORE = /\b(?:never|don't|dont|do not|does not|must not|mustn't|should not|shouldn't|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|disallows|removed|dropped|deprecated|replaced|ditched|instead of|no longer)\b|\bno\s+(?:\S+\s+)?$|(?:^|[^\p{L}])(?:nunca|jamais|evitar|evite|nem|não use|não usar|não rodar)(?=$|[^\p{L}])/iu;
+const NEG_BEFORE =
+  /\b(?:never|don't|dont|do not|does not|must not|mustn't|should not|shouldn't|avoid|stop|forbid|forbids|prohibit|prohibits|disallow|disallows|removed|dropped|deprecated|replaced|ditched|instead of|no longer)\b|\bno\s+(?:\S+\s+)?$|(?:^|[^\p{L}])(?:nunca|jamais|evitar|evite|nem|não use|não usar|não rodar)(?=$|[^\p{L}])/iu;
 /** Predicates that refuse what precedes them closely ("`--no-verify` is forbidden", "MapLibre GL foi removido", "5050 não é mais usada"); "X is not Y" is not one. */
-const NEG_AFTER = /^[\s*_)]*(?:\S+\s+)?(?:(?:is|are|was|were|has been|have been|foi|é|está|são|fica)\s+)?(?:now\s+|even\s+)?(?:forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|(?:not|isn't|aren't|wasn't)\s+(?:even\s+)?(?:used|allowed|supported|installed|recommended)|no longer (?:used|supported|needed)|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?|não (?:é|são) mais)(?=$|[^\p{L}])/iu;
+const NEG_AFTER =
+  /^[\s*_)]*(?:\S+\s+)?(?:(?:is|are|was|were|has been|have been|foi|é|está|são|fica)\s+)?(?:now\s+|even\s+)?(?:forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|(?:not|isn't|aren't|wasn't)\s+(?:even\s+)?(?:used|allowed|supported|installed|recommended)|no longer (?:used|supported|needed)|removid[oa]s?|proibid[oa]s?|descontinuad[oa]s?|não (?:é|são) mais)(?=$|[^\p{L}])/iu;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 
@@ -42,24 +53,39 @@ const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
  * refusing predicate right after it ("NEVER alert() — `window.showToast()` is…" refuses alert, not showToast).
  */
 /** Any word that could refuse something near it (a cheap test before looking around each word). */
-const MAY_REFUSE = /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
+const MAY_REFUSE =
+  /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
 
 function refusedNear(text: string, start: number, end: number): boolean {
   if (HAS_CJK.test(text)) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
-    const pre = text.slice(Math.max(0, start - 12), start).split(CJK_BREAK).pop() ?? '';
+    const pre =
+      text
+        .slice(Math.max(0, start - 12), start)
+        .split(CJK_BREAK)
+        .pop() ?? '';
     const post = text.slice(end, end + 12).split(CJK_BREAK)[0] ?? '';
     return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
   }
   const before = text.slice(0, start).split(/\s+/).slice(-6).join(' ');
   const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
-  if (NEG_BEFORE.test(pre) && !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))) return true;
+  if (
+    NEG_BEFORE.test(pre) &&
+    !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))
+  )
+    return true;
   return NEG_AFTER.test(text.slice(end, end + 48));
 }
 
 /** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
-export interface Stance { pos: number; neg: number }
-export interface ValueClaim { readonly values: Set<string>; readonly at: number }
+export interface Stance {
+  pos: number;
+  neg: number;
+}
+export interface ValueClaim {
+  readonly values: Set<string>;
+  readonly at: number;
+}
 
 export interface NoteClaims {
   /** Thing (code span or identifier, lower-cased) → first sentence using it / refusing it (-1: none). */
@@ -94,24 +120,47 @@ const CRON = /^((?:[\d*][\d*,/-]*\s+){4}[\d*][\d*,/-]*)(?:\s|$)/;
 /** "<key> is `value`" ("the digest is `0 9 * * *`"). */
 const IS_CODE = /([\p{L}_][\p{L}\p{N}_.-]*)\s+(?:is|are)\s+(?:therefore\s+|now\s+|always\s+)?`([^`\n]{1,80})`/gu;
 
-const norm = (v: string): string => v.trim().replace(/^["']|["']$/g, '').replace(/^v(?=\d)/, '').replace(/,(?=\d{3})/g, '').replace(/(?:\.0+)+$/, '').toLowerCase();
+const norm = (v: string): string =>
+  v
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .replace(/^v(?=\d)/, '')
+    .replace(/,(?=\d{3})/g, '')
+    .replace(/(?:\.0+)+$/, '')
+    .toLowerCase();
 
 /** A thing's name: a code span trimmed, a trailing `=…` / `…` dropped. */
 function thingOf(code: string): string {
-  return code.trim().toLowerCase().replace(/\s*=\s*(?:\.\.\.|…)?$/, '').replace(/(?:\.\.\.|…)$/, '').trim();
+  return code
+    .trim()
+    .toLowerCase()
+    .replace(/\s*=\s*(?:\.\.\.|…)?$/, '')
+    .replace(/(?:\.\.\.|…)$/, '')
+    .trim();
 }
-
 
 function add(m: Map<string, Stance>, key: string, i: number, neg: boolean): void {
   const e = m.get(key) ?? { pos: -1, neg: -1 };
-  if (neg) { if (e.neg < 0) e.neg = i; } else if (e.pos < 0) e.pos = i;
+  if (neg) {
+    if (e.neg < 0) e.neg = i;
+  } else if (e.pos < 0) e.pos = i;
   m.set(key, e);
 }
 
-function addValue(values: Map<string, ValueClaim>, refused: Set<string>, key: string, v: string, i: number, neg: boolean): void {
+function addValue(
+  values: Map<string, ValueClaim>,
+  refused: Set<string>,
+  key: string,
+  v: string,
+  i: number,
+  neg: boolean,
+): void {
   const value = norm(v);
   if (value === '' || value.length > 60) return;
-  if (neg) { refused.add(value); return; }
+  if (neg) {
+    refused.add(value);
+    return;
+  }
   const e = values.get(key) ?? { values: new Set<string>(), at: i };
   e.values.add(value);
   values.set(key, e);
@@ -122,10 +171,16 @@ function subjectOf(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
-    if (isCjk(t)) { const n = tokens[k + 1]; if (n !== undefined && isCjk(n)) out.add(t + n); continue; }
+    if (isCjk(t)) {
+      const n = tokens[k + 1];
+      if (n !== undefined && isCjk(n)) out.add(t + n);
+      continue;
+    }
     if (t.length > 2 && !STOPWORDS.has(t) && !/^\d/.test(t)) out.add(stem(t));
     // `dashboard.html`, `concept_charts.py`: the parts name the subject too.
-    if (/[._-]/.test(t)) for (const part of t.split(/[._-]+/)) if (part.length > 3 && !STOPWORDS.has(part) && !/^\d/.test(part)) out.add(stem(part));
+    if (/[._-]/.test(t))
+      for (const part of t.split(/[._-]+/))
+        if (part.length > 3 && !STOPWORDS.has(part) && !/^\d/.test(part)) out.add(stem(part));
   }
   return out;
 }
@@ -134,18 +189,26 @@ function subjectOf(tokens: readonly string[]): Set<string> {
  * Clauses for claims: a negation keeps its scope over parentheses and a colon ("NEVER use CLI tools
  * (cidx init) or SSH"), not across a dash, a semicolon, "but" or a CJK comma.
  */
-const CLAIM_SPLIT = /;|；|,(?=\s*[\p{Script=Han}\p{Script=Hangul}])|\s[-–—]\s|—|\s+but\s+|，|,\s*(?=(?:never|not|don't|do not|no|but|não|nunca|nem|mas)(?:$|[^\p{L}]))/iu;
+const CLAIM_SPLIT =
+  /;|；|,(?=\s*[\p{Script=Han}\p{Script=Hangul}])|\s[-–—]\s|—|\s+but\s+|，|,\s*(?=(?:never|not|don't|do not|no|but|não|nunca|nem|mas)(?:$|[^\p{L}]))/iu;
 /** Code spans keep their text; paths and URLs are names, not words of the statement. */
 const NOT_WORDS = /[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+/gi;
 /** Values that name one thing wherever they appear: a time of day, an IP address, a dotted version, a port-sized number. */
-const DISTINCT = /(?<![\w.:])(?:\d{1,2}:\d{2}(?!:\d)|\d{1,3}(?:\.\d{1,3}){3}|\d+\.\d+\.\d+|[1-9]\d{3,4})(?![\w.:-]|\.\d)/g;
+const DISTINCT =
+  /(?<![\w.:])(?:\d{1,2}:\d{2}(?!:\d)|\d{1,3}(?:\.\d{1,3}){3}|\d+\.\d+\.\d+|[1-9]\d{3,4})(?![\w.:-]|\.\d)/g;
 /** A number with its unit ("25 MB", "30 s", "80%", "4시"). */
 const NUM_UNIT = /(?<![\w.,:/$€£-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{2,3}\b|[sh]\b)/gi;
 
-export function claimSentences(texts: readonly string[]): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
+export function claimSentences(
+  texts: readonly string[],
+): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
   return texts.map((text) => {
     const words = (t: string): string[] => tokenize(t.includes('/') ? t.replace(NOT_WORDS, ' ') : t);
-    const clauses = text.split(CLAIM_SPLIT).map((c) => c.trim()).filter((c) => c.length > 1).map((c) => ({ text: c, tokens: words(c) }));
+    const clauses = text
+      .split(CLAIM_SPLIT)
+      .map((c) => c.trim())
+      .filter((c) => c.length > 1)
+      .map((c) => ({ text: c, tokens: words(c) }));
     return { clauses, tokens: words(text) };
   });
 }
@@ -157,8 +220,11 @@ const MARKER_WORDS = new Set(['always', 'never', 'even', 'also', 'still', 'just'
 const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
 const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
-const PORT = /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
-export function noteClaims(sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[]): NoteClaims {
+const PORT =
+  /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
+export function noteClaims(
+  sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[],
+): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
@@ -178,8 +244,11 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
-        const key = tokenize(c.text.slice(rule[0].length)).filter((t) => !STOPWORDS.has(t) && !MARKER_WORDS.has(t)).slice(0, 4);
-        if (key.length === 4) rules.set(key.join(' '), { refuse: !/^\W*(?:always|must|should|do)\b/i.test(rule[0]), at: i });
+        const key = tokenize(c.text.slice(rule[0].length))
+          .filter((t) => !STOPWORDS.has(t) && !MARKER_WORDS.has(t))
+          .slice(0, 4);
+        if (key.length === 4)
+          rules.set(key.join(' '), { refuse: !/^\W*(?:always|must|should|do)\b/i.test(rule[0]), at: i });
       }
       if (!isScoped) {
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
@@ -194,44 +263,61 @@ export function noteClaims(sentences: readonly { readonly clauses: readonly Clai
           const t = thingOf(m[1]!);
           if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
         }
-        for (const m of blanked.matchAll(IDENT)) add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
-        for (const m of c.text.matchAll(DISTINCT)) if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
+        for (const m of blanked.matchAll(IDENT))
+          add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
+        for (const m of c.text.matchAll(DISTINCT))
+          if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
       // A setting's name looks like one: a flag, SCREAMING_SNAKE, snake_case, camelCase, dotted (not "gap = 26").
-      for (const m of c.text.matchAll(ASSIGN)) if (/^-|[_.A-Z]/.test(m[1]!) && m[1]!.length >= 4) addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
-      for (const m of c.text.matchAll(HOST_PORT)) if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text)) addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
+      for (const m of c.text.matchAll(ASSIGN))
+        if (/^-|[_.A-Z]/.test(m[1]!) && m[1]!.length >= 4)
+          addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
+      for (const m of c.text.matchAll(HOST_PORT))
+        if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text))
+          addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
       for (const code of codes) {
         const cron = CRON.exec(code.trim());
         if (cron) addValue(values, refusedValues, 'cron', cron[1]!.replace(/\s+/g, ' '), i, neg);
         const kv = COLON_IN_CODE.exec(code.trim());
         // CSS properties (hyphenated: `font-size`) recur in every context; settings keep their keys.
-        if (kv && !/^https?$/i.test(kv[1]!) && !kv[1]!.includes('-')) addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
+        if (kv && !/^https?$/i.test(kv[1]!) && !kv[1]!.includes('-'))
+          addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
       }
       const noCode = codes.length > 0 ? c.text.replace(CODE, ' ') : c.text;
       const prose = noCode.includes('/') ? noCode.replace(NOT_WORDS, ' ') : noCode;
       // A clause listing several numbers is a record (a measurement, a change "1.5% → 2.0%"), not a setting.
       const recordLike = (prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose);
-      if (!recordLike) for (const m of prose.matchAll(NUM_UNIT)) {
-        const unit = m[2]!.toLowerCase();
-        if (STOPWORDS.has(unit) || /^(?:x|th|st|nd|rd|am|pm)$/.test(unit)) continue;
-        // The key: the content words just before the number (two at most), each with the unit.
-        const before = tokenize(prose.slice(0, m.index)).filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4).slice(-2);
-        for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
-      }
-      if (/port|端口|포트/i.test(c.text)) for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
-      if (codes.length > 0 && /\b(?:is|are)\b/.test(c.text)) for (const m of c.text.matchAll(IS_CODE)) {
-        const key = m[1]!.toLowerCase();
-        if (STOPWORDS.has(key) || key.length < 3) continue;
-        addValue(values, refusedValues, `is:${stem(key)}`, m[2]!, i, neg);
-      }
+      if (!recordLike)
+        for (const m of prose.matchAll(NUM_UNIT)) {
+          const unit = m[2]!.toLowerCase();
+          if (STOPWORDS.has(unit) || /^(?:x|th|st|nd|rd|am|pm)$/.test(unit)) continue;
+          // The key: the content words just before the number (two at most), each with the unit.
+          const before = tokenize(prose.slice(0, m.index))
+            .filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t) && !isCjk(t) && t.length >= 4)
+            .slice(-2);
+          for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
+        }
+      if (/port|端口|포트/i.test(c.text))
+        for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
+      if (codes.length > 0 && /\b(?:is|are)\b/.test(c.text))
+        for (const m of c.text.matchAll(IS_CODE)) {
+          const key = m[1]!.toLowerCase();
+          if (STOPWORDS.has(key) || key.length < 3) continue;
+          addValue(values, refusedValues, `is:${stem(key)}`, m[2]!, i, neg);
+        }
     }
   });
   return { things, words, values, refusedValues, subject, numbers, frames, rules };
 }
 
-export interface ClaimConflict { readonly kind: 'value' | 'polarity'; readonly detail: string; readonly a: number; readonly b: number }
+export interface ClaimConflict {
+  readonly kind: 'value' | 'polarity';
+  readonly detail: string;
+  readonly a: number;
+  readonly b: number;
+}
 
 /**
  * The two sentences holding the claims share a content word besides the key: one subject. A number
@@ -250,7 +336,8 @@ const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: 
 function sameThing(x: string, y: string): boolean {
   if (x === y) return true;
   const [s, l] = x.length < y.length ? [x, y] : [y, x];
-  const sw = s.split(/\s+/), lw = l.split(/\s+/);
+  const sw = s.split(/\s+/),
+    lw = l.split(/\s+/);
   // Inside a longer span only as a command (two words at least) or a flag: `nftid` is not `nftid = 0x42`.
   if (s.length < 4 || (sw.length < 2 && !s.startsWith('-'))) return false;
   let k = 0;
@@ -266,7 +353,11 @@ function spansWith(n: NoteClaims, word: string): readonly string[] {
     m = new Map();
     for (const t of n.things.keys()) {
       if (!/\s/.test(t)) continue;
-      for (const w of new Set(t.split(/\s+/))) { const l = m.get(w); if (l) l.push(t); else m.set(w, [t]); }
+      for (const w of new Set(t.split(/\s+/))) {
+        const l = m.get(w);
+        if (l) l.push(t);
+        else m.set(w, [t]);
+      }
     }
     spanIndex.set(n, m);
   }
@@ -298,13 +389,17 @@ function addFrames(frames: Map<string, { filler: string; at: number }>, toks: re
     // The local frame too (a clause opening, four words after the filler): "use _ for all unit tests".
     if (k <= 2 && toks.length >= k + 5) {
       const right = toks.slice(k + 1, k + 5);
-      if (right.filter((t) => !STOPWORDS.has(t)).length >= 3) frames.set(`${toks.slice(0, k).join(' ')} _ ${right.join(' ')} …`, { filler: f, at });
+      if (right.filter((t) => !STOPWORDS.has(t)).length >= 3)
+        frames.set(`${toks.slice(0, k).join(' ')} _ ${right.join(' ')} …`, { filler: f, at });
     }
   }
 }
 
 /** A filler the other note takes no positive stance on (absent, or only refused: "we replaced Jest"). */
-const notUsedIn = (n: NoteClaims, w: string): boolean => { const s = n.words.get(w) ?? n.things.get(w); return s === undefined || s.pos < 0; };
+const notUsedIn = (n: NoteClaims, w: string): boolean => {
+  const s = n.words.get(w) ?? n.things.get(w);
+  return s === undefined || s.pos < 0;
+};
 
 /**
  * The same frame with a different filler in the two notes ("use Jest for all unit tests" / "use
@@ -318,7 +413,12 @@ function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
     if (!fl || fl.filler === fs.filler || typoLevel(fl.filler, fs.filler)) continue;
     if (!notUsedIn(large, fs.filler) || !notUsedIn(small, fl.filler)) continue;
     const [fa, fb] = small === a ? [fs, fl] : [fl, fs];
-    return { kind: 'value', detail: `${fa.filler} vs ${fb.filler} in "${key.replace(/\s+/g, ' ').trim()}"`, a: fa.at, b: fb.at };
+    return {
+      kind: 'value',
+      detail: `${fa.filler} vs ${fb.filler} in "${key.replace(/\s+/g, ' ').trim()}"`,
+      a: fa.at,
+      b: fb.at,
+    };
   }
   return null;
 }
@@ -331,13 +431,26 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
     if (!eb) continue;
     if ([...ea.values].some((v) => eb.values.has(v))) continue;
     // A note that states the other's value too, as a distinctive thing it uses, knows both: two settings, not a change.
-    if ([...ea.values].some((v) => (b.things.get(v)?.pos ?? -1) >= 0) || [...eb.values].some((v) => (a.things.get(v)?.pos ?? -1) >= 0)) continue;
+    if (
+      [...ea.values].some((v) => (b.things.get(v)?.pos ?? -1) >= 0) ||
+      [...eb.values].some((v) => (a.things.get(v)?.pos ?? -1) >= 0)
+    )
+      continue;
     const label = key.replace(/^(?:=|:|is:)/, '');
     // A number with a unit is keyed loosely (the words before it): neither note may write the other's number anywhere.
-    if (key.includes('#') && ([...ea.values].some((v) => b.numbers.has(v)) || [...eb.values].some((v) => a.numbers.has(v)))) continue;
+    if (
+      key.includes('#') &&
+      ([...ea.values].some((v) => b.numbers.has(v)) || [...eb.values].some((v) => a.numbers.has(v)))
+    )
+      continue;
     // `key: value` in code (CSS, YAML) recurs in many contexts: two shared words of subject.
     if (!sharesSubject(a, ea.at, b, eb.at, label, /^(?::|is:)/.test(key) ? 2 : 1)) continue;
-    return { kind: 'value', detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`, a: ea.at, b: eb.at };
+    return {
+      kind: 'value',
+      detail: `${label}: ${[...ea.values].join(', ')} vs ${[...eb.values].join(', ')}`,
+      a: ea.at,
+      b: eb.at,
+    };
   }
   const frame = frameConflict(a, b);
   if (frame) return frame;
@@ -346,24 +459,44 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
     const o = large.rules.get(key);
     if (!o || o.refuse === r.refuse) continue;
     const [ra, rb] = small === a ? [r, o] : [o, r];
-    return { kind: 'polarity', detail: `"${key}" ${ra.refuse ? 'refused' : 'required'} in one, ${rb.refuse ? 'refused' : 'required'} in the other`, a: ra.at, b: rb.at };
+    return {
+      kind: 'polarity',
+      detail: `"${key}" ${ra.refuse ? 'refused' : 'required'} in one, ${rb.refuse ? 'refused' : 'required'} in the other`,
+      a: ra.at,
+      b: rb.at,
+    };
   }
   const seen = new Set<string>();
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     for (const [thing, sx] of x.things) {
       if (seen.has(thing)) continue;
       seen.add(thing);
       let sy = stanceIn(y, thing);
       // A command or flag inside a longer span of the other note: only spans holding its first word are tried.
-      if (!sy && (/\s/.test(thing) || thing.startsWith('-'))) for (const other of spansWith(y, thing.split(/\s+/)[0]!)) if (sameThing(thing, other)) { sy = y.things.get(other); break; }
+      if (!sy && (/\s/.test(thing) || thing.startsWith('-')))
+        for (const other of spansWith(y, thing.split(/\s+/)[0]!))
+          if (sameThing(thing, other)) {
+            sy = y.things.get(other);
+            break;
+          }
       if (!sy) continue;
       const flip = x === b;
-      const ix = onlyPos(sx) ? sx.pos : sx.neg, iy = onlyPos(sy) ? sy.pos : sy.neg;
+      const ix = onlyPos(sx) ? sx.pos : sx.neg,
+        iy = onlyPos(sy) ? sy.pos : sy.neg;
       // A one-word thing (`main`, `open`, an address) needs one more shared word of subject; a command is specific enough.
       if (ix < 0 || iy < 0 || (!/\s/.test(thing) && !sharesSubject(x, ix, y, iy, thing))) continue;
       // A word of prose may be what is refused ("nunca localStorage"), not what is used: "merged into main" is not `main`.
-      if (onlyPos(sx) && onlyNeg(sy)) return flip ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos } : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
-      if (onlyNeg(sx) && onlyPos(sy) && !sy.prose) return flip ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg } : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
+      if (onlyPos(sx) && onlyNeg(sy))
+        return flip
+          ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos }
+          : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
+      if (onlyNeg(sx) && onlyPos(sy) && !sy.prose)
+        return flip
+          ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg }
+          : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
     }
   }
   return null;

@@ -33,21 +33,77 @@ export const TOOL_FAMILIES: readonly (readonly string[])[] = [
 ];
 const FAMILIES_OF = new Map<string, Set<number>>();
 TOOL_FAMILIES.forEach((f, i) => f.forEach((t) => FAMILIES_OF.set(t, (FAMILIES_OF.get(t) ?? new Set()).add(i))));
-const sameFamily = (a: string, b: string): boolean => [...(FAMILIES_OF.get(a) ?? [])].some((f) => FAMILIES_OF.get(b)?.has(f));
+const sameFamily = (a: string, b: string): boolean =>
+  [...(FAMILIES_OF.get(a) ?? [])].some((f) => FAMILIES_OF.get(b)?.has(f));
 
 const DATE = /^\d{4}-\d{2}(-\d{2})?$|^\d{1,2}[/:]\d{2}/;
 const NUMBER = /^v?\d+(?:[.,]\d+)*$/;
-const REPLACED = /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved (?:away )?from|instead of|no longer|dropped|removed|deprecated|retired|is gone|are gone|not installed|decommissioned)\b/;
+const REPLACED =
+  /\b(?:replaced|switched (?:from|to)|migrated (?:from|to)|moved (?:away )?from|instead of|no longer|dropped|removed|deprecated|retired|is gone|are gone|not installed|decommissioned)\b/;
 /** "<term> is gone / was removed / is decommissioned": the words before it name something retired. */
-const RETIRED = /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
+const RETIRED =
+  /((?:[\p{L}\p{N}_.-]+\s+){0,2}[\p{L}\p{N}_.-]+)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|not installed)\b/giu;
 /** Every match of RETIRED holds one of these (same flags): a cheap test that skips RETIRED on most text. */
 const RETIRED_WORD = /gone|removed|deprecated|decommissioned|dropped|retired|deleted|obsolete|installed/iu;
 /** Words after which a filler sits in an argument slot, besides the stop words ("use X", "prefers X", "set X"). */
-const FRAME_ENDS = new Set(['use', 'uses', 'prefer', 'prefers', 'want', 'wants', 'set', 'sets', 'default', 'defaults', 'pin', 'pins', 'choose', 'pick', 'target', 'targets', 'like', 'likes', 'is', 'are', 'be', 'against', 'under', 'using']);
+const FRAME_ENDS = new Set([
+  'use',
+  'uses',
+  'prefer',
+  'prefers',
+  'want',
+  'wants',
+  'set',
+  'sets',
+  'default',
+  'defaults',
+  'pin',
+  'pins',
+  'choose',
+  'pick',
+  'target',
+  'targets',
+  'like',
+  'likes',
+  'is',
+  'are',
+  'be',
+  'against',
+  'under',
+  'using',
+]);
 /** Words by which a clause refuses what it names, besides negation. */
-const REFUSALS = new Set(['dangerous', 'unsafe', 'unreliable', 'harmful', 'forbidden', 'prohibited', 'banned', 'deprecated', 'broken', 'wrong', 'bypass', 'skip']);
+const REFUSALS = new Set([
+  'dangerous',
+  'unsafe',
+  'unreliable',
+  'harmful',
+  'forbidden',
+  'prohibited',
+  'banned',
+  'deprecated',
+  'broken',
+  'wrong',
+  'bypass',
+  'skip',
+]);
 /** Verbs saying the thing after them is gone or refused. */
-const REJECT_VERBS = new Set(['dropped', 'removed', 'replaced', 'deprecated', 'retired', 'banned', 'abandoned', 'ditched', 'stopped', 'forbade', 'forbid', 'forbids', 'prohibits', 'disallows']);
+const REJECT_VERBS = new Set([
+  'dropped',
+  'removed',
+  'replaced',
+  'deprecated',
+  'retired',
+  'banned',
+  'abandoned',
+  'ditched',
+  'stopped',
+  'forbade',
+  'forbid',
+  'forbids',
+  'prohibits',
+  'disallows',
+]);
 
 export interface ClauseView {
   readonly text: string;
@@ -83,11 +139,25 @@ export interface SentenceView extends ClauseView {
 /** Clauses: a negation keeps its scope over a comma list ("do not rephrase, weaken or stall"). */
 const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()（）]\s*|[，；：、]|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
 /** Words that set polarity or force, not subject. */
-const MARKERS = new Set(['always', 'must', 'should', 'please', 'every', 'all', 'enable', 'enabled', 'allow', 'allowed']);
+const MARKERS = new Set([
+  'always',
+  'must',
+  'should',
+  'please',
+  'every',
+  'all',
+  'enable',
+  'enabled',
+  'allow',
+  'allowed',
+]);
 
 export function viewSentence(text: string): SentenceView {
   const whole = viewClause(text);
-  const parts = text.split(CLAUSE_SPLIT).map((c) => c.trim()).filter((c) => c.length > 2);
+  const parts = text
+    .split(CLAUSE_SPLIT)
+    .map((c) => c.trim())
+    .filter((c) => c.length > 2);
   return { ...whole, clauses: parts.length > 1 ? parts.map(viewClause) : [whole] };
 }
 
@@ -106,7 +176,10 @@ function viewClause(raw: string): ClauseView {
   const lower = text.toLowerCase();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
-    if (NEGATIONS.has(t) || /n't$/.test(t)) { negated = true; continue; }
+    if (NEGATIONS.has(t) || /n't$/.test(t)) {
+      negated = true;
+      continue;
+    }
     if (FAMILIES_OF.has(t)) tools.add(t);
     if (NUMBER.test(t) && !DATE.test(t)) continue;
     if (!STOPWORDS.has(t) && !MARKERS.has(t) && t.length > 1) content.add(t);
@@ -131,11 +204,17 @@ function viewClause(raw: string): ClauseView {
   for (const m of RETIRED_WORD.test(text) ? text.matchAll(RETIRED) : []) {
     const before = text.slice(0, m.index).replace(/^[\s*_>#`-]*(?:the|that|this|our|its)?\s*/i, '');
     if (before.trim() !== '' && !/[,;:—]\s*(?:the\s+)?$/i.test(before)) continue;
-    if (!/\s/.test(m[1]!.trim()) && !/[A-Z0-9_.-]/.test(m[1]!.replace(/^./, ''))) { if (!/^[A-Z]/.test(m[1]!.trim()) || /^(?:The|That|This|It)$/i.test(m[1]!.trim())) continue; }
-    const words = tokens(m[1]!).filter((t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2);
+    if (!/\s/.test(m[1]!.trim()) && !/[A-Z0-9_.-]/.test(m[1]!.replace(/^./, ''))) {
+      if (!/^[A-Z]/.test(m[1]!.trim()) || /^(?:The|That|This|It)$/i.test(m[1]!.trim())) continue;
+    }
+    const words = tokens(m[1]!).filter(
+      (t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2,
+    );
     if (words.length) phrases.push(words);
   }
-  const code = [...raw.matchAll(/`([^`\n]{1,80})`/g)].map((m) => m[1]!.trim().toLowerCase()).filter((c) => c.length >= 3 || /^[a-z]/.test(c));
+  const code = [...raw.matchAll(/`([^`\n]{1,80})`/g)]
+    .map((m) => m[1]!.trim().toLowerCase())
+    .filter((c) => c.length >= 3 || /^[a-z]/.test(c));
   const rejected = new Set<string>();
   for (let i = 0; i < toks.length; i++) {
     if (!REJECT_VERBS.has(toks[i]!)) continue;
@@ -146,20 +225,46 @@ function viewClause(raw: string): ClauseView {
     if (t && code.some((c) => c !== t && c.split(/[\s/]+/).includes(t))) continue;
     if (t && !STOPWORDS.has(t) && t.length > 2 && !NUMBER.test(t)) rejected.add(t);
   }
-  return { text, tokens: toks, content, negated, values, tools, replaces: REPLACED.test(lower), retired: phrases, old: oldTools(lower, tools), used: usedTools(lower, tools), rejected, numbers, units, code, refuses: negated || toks.some((t) => REFUSALS.has(t)) };
+  return {
+    text,
+    tokens: toks,
+    content,
+    negated,
+    values,
+    tools,
+    replaces: REPLACED.test(lower),
+    retired: phrases,
+    old: oldTools(lower, tools),
+    used: usedTools(lower, tools),
+    rejected,
+    numbers,
+    units,
+    code,
+    refuses: negated || toks.some((t) => REFUSALS.has(t)),
+  };
 }
 
 /** The cue patterns for one tool name, compiled once per process (guard and consolidate view thousands of clauses). */
-interface ToolCues { readonly used: RegExp; readonly rejectedAfter: RegExp; readonly rejectedBefore: RegExp }
+interface ToolCues {
+  readonly used: RegExp;
+  readonly rejectedAfter: RegExp;
+  readonly rejectedBefore: RegExp;
+}
 const cueCache = new Map<string, ToolCues>();
 
 function cuesFor(t: string): ToolCues {
   let c = cueCache.get(t);
   if (!c) {
     c = {
-      used: new RegExp(`\\b(?:use|uses|using|used|run|runs|running|with|via|prefer|prefers|choose|chooses|pick|install|installs|adopt)\\s+(?:[\\w.-]+\\s+){0,2}${t}\\b|\\b${t}\\s+(?:for|is used)\\b|\\b(?:switch|move|migrate)\\s+to\\s+${t}\\b`),
-      rejectedAfter: new RegExp(`\\b(?:replaced|(?:switched|moved|migrated|away) from|instead of|dropped|removed)\\s+(?:the\\s+)?${t}\\b|\\b(?:never|don't|do not|not|no longer|avoid|stop)\\s+(?:[\\w-]+\\s+){0,2}${t}\\b`),
-      rejectedBefore: new RegExp(`\\b${t}\\b(?:\\s+[\\w-]+){0,2}?\\s+(?:was|is|were|are|has been)\\s+(?:now\\s+)?(?:removed|dropped|gone|deprecated|retired|not installed|replaced)`),
+      used: new RegExp(
+        `\\b(?:use|uses|using|used|run|runs|running|with|via|prefer|prefers|choose|chooses|pick|install|installs|adopt)\\s+(?:[\\w.-]+\\s+){0,2}${t}\\b|\\b${t}\\s+(?:for|is used)\\b|\\b(?:switch|move|migrate)\\s+to\\s+${t}\\b`,
+      ),
+      rejectedAfter: new RegExp(
+        `\\b(?:replaced|(?:switched|moved|migrated|away) from|instead of|dropped|removed)\\s+(?:the\\s+)?${t}\\b|\\b(?:never|don't|do not|not|no longer|avoid|stop)\\s+(?:[\\w-]+\\s+){0,2}${t}\\b`,
+      ),
+      rejectedBefore: new RegExp(
+        `\\b${t}\\b(?:\\s+[\\w-]+){0,2}?\\s+(?:was|is|were|are|has been)\\s+(?:now\\s+)?(?:removed|dropped|gone|deprecated|retired|not installed|replaced)`,
+      ),
     };
     cueCache.set(t, c);
   }
@@ -202,16 +307,18 @@ function shared(a: ReadonlySet<string>, b: ReadonlySet<string>, except: Readonly
 export function sentenceConflict(a: SentenceView, b: SentenceView): Conflict | null {
   const tool = replacement(a, b);
   if (tool) return tool;
-  for (const ca of a.clauses) for (const cb of b.clauses) {
-    const v = value(ca, cb);
-    if (v) return v;
-  }
+  for (const ca of a.clauses)
+    for (const cb of b.clauses) {
+      const v = value(ca, cb);
+      if (v) return v;
+    }
   const retiredUse = retiredInOther(a, b) ?? retiredInOther(b, a);
   if (retiredUse) return retiredUse;
-  for (const ca of a.clauses) for (const cb of b.clauses) {
-    const c = polarity(ca, cb) ?? substitution(ca, cb) ?? antonymy(ca, cb);
-    if (c) return c;
-  }
+  for (const ca of a.clauses)
+    for (const cb of b.clauses) {
+      const c = polarity(ca, cb) ?? substitution(ca, cb) ?? antonymy(ca, cb);
+      if (c) return c;
+    }
   return null;
 }
 
@@ -220,7 +327,8 @@ function retiredInOther(user: SentenceView, sayer: SentenceView): Conflict | nul
   if (sayer.retired.length === 0 || user.negated) return null;
   for (const phrase of sayer.retired) {
     if (!phrase.every((t) => user.content.has(t))) continue;
-    if (shared(user.content, sayer.content, new Set(phrase)).length >= 1) return { kind: 'retired', detail: `"${phrase.join(' ')}" is used in one and gone in the other` };
+    if (shared(user.content, sayer.content, new Set(phrase)).length >= 1)
+      return { kind: 'retired', detail: `"${phrase.join(' ')}" is used in one and gone in the other` };
   }
   return null;
 }
@@ -234,25 +342,31 @@ function retiredInOther(user: SentenceView, sayer: SentenceView): Conflict | nul
  */
 function substitution(a: ClauseView, b: ClauseView): Conflict | null {
   if (a.negated !== b.negated) return null;
-  const ta = a.tokens, tb = b.tokens;
+  const ta = a.tokens,
+    tb = b.tokens;
   let p = 0;
   while (p < ta.length && p < tb.length && ta[p] === tb[p]) p++;
   let q = 0;
   while (q < ta.length - p && q < tb.length - p && ta[ta.length - 1 - q] === tb[tb.length - 1 - q]) q++;
-  const fa = ta.slice(p, ta.length - q), fb = tb.slice(p, tb.length - q);
+  const fa = ta.slice(p, ta.length - q),
+    fb = tb.slice(p, tb.length - q);
   if (fa.length === 0 || fb.length === 0) return null;
   // Cheap exits first (the same answers: a span over 4 tokens, or a prefix of fewer than 2 tokens, fails below either way).
   if (fa.length > 4 || fb.length > 4 || p < 2) return null;
   const cjk = fa.some(isCjk) || fb.some(isCjk);
   const maxLen = cjk ? 4 : 3;
   if (fa.length > maxLen || fb.length > maxLen) return null;
-  const prefixContent = ta.slice(0, p).filter((t) => !STOPWORDS.has(t) && !MARKERS.has(t) && (t.length > 1 || isCjk(t)));
+  const prefixContent = ta
+    .slice(0, p)
+    .filter((t) => !STOPWORDS.has(t) && !MARKERS.has(t) && (t.length > 1 || isCjk(t)));
   if (prefixContent.length < (cjk ? 3 : 2)) return null;
   if (!cjk && !STOPWORDS.has(ta[p - 1]!) && !FRAME_ENDS.has(ta[p - 1]!)) return null;
-  if (fa.some((t) => fb.includes(t)) && (fa.every((t) => fb.includes(t)) || fb.every((t) => fa.includes(t)))) return null;
+  if (fa.some((t) => fb.includes(t)) && (fa.every((t) => fb.includes(t)) || fb.every((t) => fa.includes(t))))
+    return null;
   if (fa.length === fb.length && fa.every((t, i) => typoLevel(t, fb[i]!))) return null;
   const strip = (f: string[]): string[] => f.filter((t) => !STOPWORDS.has(t));
-  const ca = strip(fa), cb = strip(fb);
+  const ca = strip(fa),
+    cb = strip(fb);
   if (ca.length === 0 || cb.length === 0) return null;
   return { kind: 'substitution', detail: `${fa.join(' ')} vs ${fb.join(' ')}` };
 }
@@ -281,7 +395,8 @@ function polarity(a: ClauseView, b: ClauseView): Conflict | null {
   if (a.content.size < 4 || b.content.size < 4) return null;
   const anchor = shared(a.content, b.content);
   const union = new Set([...a.content, ...b.content]).size;
-  if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65) return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
+  if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65)
+    return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
   return null;
 }
 
@@ -293,51 +408,78 @@ function value(a: ClauseView, b: ClauseView): Conflict | null {
     // A record listing many numbers, or one holding the other's value too, is not a changed setting.
     if (a.numbers.size > 3 || b.numbers.size > 3 || a.numbers.has(vb) || b.numbers.has(va)) continue;
     // A count of things ("1813 tests" / "1948 tests") is a status that changes, not a setting.
-    const ua = a.units.get(va), ub = b.units.get(vb);
+    const ua = a.units.get(va),
+      ub = b.units.get(vb);
     if (ua !== undefined && ua === ub && /[^s]s$/.test(ua)) continue;
     const word = key.replace(/#after$/, '');
     // One CJK character is not a key ("日", "檔"): text without spaces gives no word to key a value by.
     if (isCjk(word)) continue;
     const anchor = shared(a.content, b.content, new Set([word]));
     const union = new Set([...a.content, ...b.content]).size;
-    if (anchor.length >= 2 && anchor.length + 1 >= union * 0.3) return { kind: 'value', detail: `${word}: ${va} vs ${vb}` };
+    if (anchor.length >= 2 && anchor.length + 1 >= union * 0.3)
+      return { kind: 'value', detail: `${word}: ${va} vs ${vb}` };
   }
   return null;
 }
 
 function replacement(a: SentenceView, b: SentenceView): Conflict | null {
   // One side rejects a tool (in any of its clauses) that the other uses in a positive clause.
-  for (const [rejecter, user] of [[a, b], [b, a]] as const) {
-    for (const rc of rejecter.clauses) for (const old of rc.old) {
-      for (const uc of user.clauses) {
-        if (uc.negated || !uc.used.has(old) || uc.old.has(old)) continue;
-        if (shared(rejecter.content, user.content, new Set([old])).length >= 2) return { kind: 'replacement', detail: `${old} is rejected in one and used in the other` };
+  for (const [rejecter, user] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const rc of rejecter.clauses)
+      for (const old of rc.old) {
+        for (const uc of user.clauses) {
+          if (uc.negated || !uc.used.has(old) || uc.old.has(old)) continue;
+          if (shared(rejecter.content, user.content, new Set([old])).length >= 2)
+            return { kind: 'replacement', detail: `${old} is rejected in one and used in the other` };
+        }
       }
-    }
   }
   // Any term: dropped in one, used (not merely mentioned) in the other, on a shared subject.
-  for (const [rejecter, user] of [[a, b], [b, a]] as const) {
-    for (const rc of rejecter.clauses) for (const t of rc.rejected) {
-      if (FAMILIES_OF.has(t)) continue;
-      for (const uc of user.clauses) {
-        if (uc.negated || !uc.content.has(t) || uc.rejected.has(t) || !cuesFor(t).used.test(uc.text.toLowerCase())) continue;
-        if (shared(rejecter.content, user.content, new Set([t])).length >= 1) return { kind: 'replacement', detail: `${t} is dropped in one and used in the other` };
+  for (const [rejecter, user] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const rc of rejecter.clauses)
+      for (const t of rc.rejected) {
+        if (FAMILIES_OF.has(t)) continue;
+        for (const uc of user.clauses) {
+          if (uc.negated || !uc.content.has(t) || uc.rejected.has(t) || !cuesFor(t).used.test(uc.text.toLowerCase()))
+            continue;
+          if (shared(rejecter.content, user.content, new Set([t])).length >= 1)
+            return { kind: 'replacement', detail: `${t} is dropped in one and used in the other` };
+        }
       }
-    }
   }
   // Each side uses a different tool of one family, positively, for the same job.
-  for (const ca of a.clauses) for (const cb of b.clauses) {
-    if (ca.negated || cb.negated || ca.old.size || cb.old.size) continue;
-    for (const ta of ca.used) for (const tb of cb.used) {
-      if (ta === tb || !sameFamily(ta, tb) || ca.tools.has(tb) || cb.tools.has(ta) || ta.startsWith(tb) || tb.startsWith(ta)) continue;
-      if (shared(ca.content, cb.content, new Set([ta, tb])).length >= 1) return { kind: 'replacement', detail: `${ta} vs ${tb}` };
+  for (const ca of a.clauses)
+    for (const cb of b.clauses) {
+      if (ca.negated || cb.negated || ca.old.size || cb.old.size) continue;
+      for (const ta of ca.used)
+        for (const tb of cb.used) {
+          if (
+            ta === tb ||
+            !sameFamily(ta, tb) ||
+            ca.tools.has(tb) ||
+            cb.tools.has(ta) ||
+            ta.startsWith(tb) ||
+            tb.startsWith(ta)
+          )
+            continue;
+          if (shared(ca.content, cb.content, new Set([ta, tb])).length >= 1)
+            return { kind: 'replacement', detail: `${ta} vs ${tb}` };
+        }
     }
-  }
   return null;
 }
 
 /** Counters a run reports: how much pairwise work the conflict engine did (issue 14's counting test). */
-export interface ConflictStats { candidatePairs: number; sentenceComparisons: number }
+export interface ConflictStats {
+  candidatePairs: number;
+  sentenceComparisons: number;
+}
 export const newConflictStats = (): ConflictStats => ({ candidatePairs: 0, sentenceComparisons: 0 });
 
 /** A note's sentences and (built on first use, once per note, never per pair) its claims. */
@@ -350,7 +492,11 @@ export function noteClauses(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeR
   return { sentences: sentences(note).map((s) => ({ s })) };
 }
 
-export interface FoundConflict { readonly conflict: Conflict; readonly a: Sentence; readonly b: Sentence }
+export interface FoundConflict {
+  readonly conflict: Conflict;
+  readonly a: Sentence;
+  readonly b: Sentence;
+}
 
 /** The note's claims, built on first use and kept on the view (guard caches them: src/guard/claims-cache.ts). */
 export function claimsOf(n: NoteClauses): NoteClaims {

@@ -37,10 +37,15 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
-  forEachRarePair(features.length, (i) => features[i]!.shingles, maxDf, (a, b, count) => {
-    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
-    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
-  });
+  forEachRarePair(
+    features.length,
+    (i) => features[i]!.shingles,
+    maxDf,
+    (a, b, count) => {
+      const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
+      if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
+    },
+  );
   return out;
 }
 
@@ -60,7 +65,12 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
  * a ascending. Each note's pairs are counted in one typed array (no per-pair allocation); the work is
  * the sum over rare keys of (notes using it)², at most n × maxDf per key's notes.
  */
-export function forEachRarePair<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number, visit: (a: number, b: number, count: number) => void): void {
+export function forEachRarePair<K>(
+  n: number,
+  keysOf: (i: number) => Iterable<K>,
+  maxDf: number,
+  visit: (a: number, b: number, count: number) => void,
+): void {
   const postings = new Map<K, number[]>();
   for (let i = 0; i < n; i++) {
     for (const k of keysOf(i)) {
@@ -133,10 +143,15 @@ const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
  * Pairs that disagree rather than repeat: a number changed (one on each side that the other lacks;
  * dates do not count) or a negation present on one side only. They go to the contradiction stage.
  */
-export function differsInDigitsOrNegation(ta: readonly string[], tb: readonly string[], options: { sameStatement?: boolean } = {}): boolean {
+export function differsInDigitsOrNegation(
+  ta: readonly string[],
+  tb: readonly string[],
+  options: { sameStatement?: boolean } = {},
+): boolean {
   const a = new Set(ta);
   const b = new Set(tb);
-  const onlyNumbers = (x: Set<string>, y: Set<string>): boolean => [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
+  const onlyNumbers = (x: Set<string>, y: Set<string>): boolean =>
+    [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
   if (onlyNumbers(a, b) && onlyNumbers(b, a)) return true;
   // A negation in the extra text of a longer note (a short note inside it) is not a flipped statement.
   if (options.sameStatement === false) return false;

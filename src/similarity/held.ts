@@ -24,7 +24,8 @@ interface Unit {
 export function units(view: BodyView): Unit[] {
   const out: Unit[] = sentences(view).map((s) => ({ text: s.text, offset: s.offset }));
   for (const [s, e] of view.codeRanges) {
-    if (s >= view.bodyOffset && view.text.slice(s, e).includes('\n')) out.push({ text: view.text.slice(s, e).replace(/\s+$/, ''), offset: s });
+    if (s >= view.bodyOffset && view.text.slice(s, e).includes('\n'))
+      out.push({ text: view.text.slice(s, e).replace(/\s+$/, ''), offset: s });
   }
   const re = /^[ \t]*\|.*\|[ \t]*\r?$/gm;
   re.lastIndex = view.bodyOffset;
@@ -43,14 +44,21 @@ export interface KeptView {
 }
 
 export function keptView(view: BodyView): KeptView {
-  return { pairs: shingles(tokens(view.text.slice(view.bodyOffset))), sentences: units(view).map((u) => new Set(content(u.text))) };
+  return {
+    pairs: shingles(tokens(view.text.slice(view.bodyOffset))),
+    sentences: units(view).map((u) => new Set(content(u.text))),
+  };
 }
 
 export function isHeld(unit: string, kept: KeptView): boolean {
   const words = content(unit);
   if (words.length === 0) return true;
   let allPairs = true;
-  for (const s of shingles(tokens(unit))) if (!kept.pairs.has(s)) { allPairs = false; break; }
+  for (const s of shingles(tokens(unit)))
+    if (!kept.pairs.has(s)) {
+      allPairs = false;
+      break;
+    }
   if (allPairs) return true;
   return kept.sentences.some((k) => words.every((w) => k.has(w)));
 }
@@ -59,7 +67,10 @@ export function isHeld(unit: string, kept: KeptView): boolean {
  * The units of each retired text that neither the kept text nor a unit carried before it holds, in order:
  * `[{ from, units }]` for the retired texts that have any.
  */
-export function unheldUnits(kept: BodyView, retired: readonly { readonly from: string; readonly view: BodyView }[]): { from: string; units: string[] }[] {
+export function unheldUnits(
+  kept: BodyView,
+  retired: readonly { readonly from: string; readonly view: BodyView }[],
+): { from: string; units: string[] }[] {
   const held = keptView(kept);
   const out: { from: string; units: string[] }[] = [];
   for (const r of retired) {

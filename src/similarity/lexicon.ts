@@ -30,12 +30,16 @@ const NEG_PREFIX = /^(?:un|in|im|il|ir|dis|non-?|de)(?=[a-z]{5,}$)/;
 export function areAntonyms(a: string, b: string): boolean {
   if (a === b || !/^[a-z-]{3,}$/.test(a) || !/^[a-z-]{3,}$/.test(b)) return false;
   antonyms ??= new Set(ANTONYM_PAIRS.split(','));
-  for (const x of lemmas(a)) for (const y of lemmas(b)) if (antonyms.has(x < y ? `${x} ${y}` : `${y} ${x}`)) return true;
+  for (const x of lemmas(a))
+    for (const y of lemmas(b)) if (antonyms.has(x < y ? `${x} ${y}` : `${y} ${x}`)) return true;
   // A negative prefix on one side only, the same stem after it: "reliable"/"unreliable", "enable"/"disable".
-  const ra = a.replace(NEG_PREFIX, ''), rb = b.replace(NEG_PREFIX, '');
+  const ra = a.replace(NEG_PREFIX, ''),
+    rb = b.replace(NEG_PREFIX, '');
   if ((ra !== a) !== (rb !== b) && stem(ra) === stem(rb)) return true;
-  const ea = a.replace(/^en(?=[a-z]{3,}$)/, ''), eb = b.replace(/^dis(?=[a-z]{3,}$)/, '');
-  const fa = a.replace(/^dis(?=[a-z]{3,}$)/, ''), fb = b.replace(/^en(?=[a-z]{3,}$)/, '');
+  const ea = a.replace(/^en(?=[a-z]{3,}$)/, ''),
+    eb = b.replace(/^dis(?=[a-z]{3,}$)/, '');
+  const fa = a.replace(/^dis(?=[a-z]{3,}$)/, ''),
+    fb = b.replace(/^en(?=[a-z]{3,}$)/, '');
   return (ea !== a && eb !== b && stem(ea) === stem(eb)) || (fa !== a && fb !== b && stem(fa) === stem(fb));
 }
 
@@ -58,7 +62,10 @@ export function editDistance(a: string, b: string, max = 3): number {
 
 /** The same number written differently: 3.86 / 3.86.0 / v3.86, 8,686 / 8686. */
 export function normalizeNumber(t: string): string {
-  return t.replace(/^v/, '').replace(/,(?=\d{3})/g, '').replace(/(?:\.0+)+$/, '');
+  return t
+    .replace(/^v/, '')
+    .replace(/,(?=\d{3})/g, '')
+    .replace(/(?:\.0+)+$/, '');
 }
 
 /** A typo-level difference between two words: edit distance 1–2 on a non-number word, or one number formatted two ways. */

@@ -13,7 +13,9 @@ const SEEDS = (() => {
   const seeds = new Uint32Array(PERMUTATIONS);
   let s = 0x9e3779b9;
   for (let i = 0; i < PERMUTATIONS; i++) {
-    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
     seeds[i] = s >>> 0;
   }
   return seeds;
@@ -85,7 +87,8 @@ export function lshCandidates(signatures: readonly Uint32Array[]): [number, numb
       let key = 0x9747b28c ^ b;
       for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]!);
       const list = buckets.get(key);
-      if (list) list.push(i); else buckets.set(key, [i]);
+      if (list) list.push(i);
+      else buckets.set(key, [i]);
     }
     for (const list of buckets.values()) {
       if (list.length < 2) continue;
@@ -94,9 +97,13 @@ export function lshCandidates(signatures: readonly Uint32Array[]): [number, numb
       const star = list.length > MAX_BUCKET_PAIRS_FROM;
       for (let x = 0; x < (star ? 1 : list.length); x++) {
         for (let y = x + 1; y < list.length; y++) {
-          const i = list[x]!, j = list[y]!;
+          const i = list[x]!,
+            j = list[y]!;
           const code = i * n + j;
-          if (!pairs.has(code)) { pairs.add(code); out.push([i, j]); }
+          if (!pairs.has(code)) {
+            pairs.add(code);
+            out.push([i, j]);
+          }
         }
       }
     }

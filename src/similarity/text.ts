@@ -3,18 +3,56 @@ import type { VaultFile } from '../vault/model.js';
 import { FNV_OFFSET, FNV_PRIME, fnvState, hash32 } from './minhash.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const TOKEN = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const TOKEN =
+  /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}][\p{L}\p{N}_.'-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 
 export const STOPWORDS = new Set(
-  ('a an the and or but if then else of to in on at by for with from as is are was were be been being it its this that these those ' +
+  (
+    'a an the and or but if then else of to in on at by for with from as is are was were be been being it its this that these those ' +
     'i you he she we they me my your our their there here so than too very can could should would will just also into over about ' +
-    'why how apply note see do does did has have had not no only now until since after before when while even because which what who whom whose where via per').split(' '),
+    'why how apply note see do does did has have had not no only now until since after before when while even because which what who whom whose where via per'
+  ).split(' '),
 );
 
 /** "without" is not here: "do X without Y" negates Y, not X. */
-export const NEGATIONS = new Set(['not', 'no', 'never', "don't", 'dont', "doesn't", "didn't", "isn't", "aren't", "won't", "can't", 'cannot', 'avoid', 'stop', 'disable', 'disabled', 'forbid', 'forbidden', 'neither', 'nor',
+export const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  "don't",
+  'dont',
+  "doesn't",
+  "didn't",
+  "isn't",
+  "aren't",
+  "won't",
+  "can't",
+  'cannot',
+  'avoid',
+  'stop',
+  'disable',
+  'disabled',
+  'forbid',
+  'forbidden',
+  'neither',
+  'nor',
   // Other languages of the corpus: Portuguese, Spanish, French, German; Chinese and Japanese negators (one token per character).
-  'não', 'nunca', 'jamais', 'nem', 'jamás', 'pas', 'nicht', 'nie', 'kein', 'keine', '不', '没', '别', '勿', '禁']);
+  'não',
+  'nunca',
+  'jamais',
+  'nem',
+  'jamás',
+  'pas',
+  'nicht',
+  'nie',
+  'kein',
+  'keine',
+  '不',
+  '没',
+  '别',
+  '勿',
+  '禁',
+]);
 
 /** The text a note states: description and body, markdown syntax and front matter removed. */
 export function statedText(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'meta'>): string {
@@ -37,7 +75,10 @@ const TOKEN_ASCII = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[a-z0-9][a-z0-9_.'-]*[a-z0-9]|
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 export function tokens(text: string): string[] {
-  const out = (NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().match(TOKEN) : text.toLowerCase().match(TOKEN_ASCII)) ?? [];
+  const out =
+    (NON_ASCII.test(text)
+      ? text.normalize('NFKC').toLowerCase().match(TOKEN)
+      : text.toLowerCase().match(TOKEN_ASCII)) ?? [];
   for (let i = 0; i < out.length; i++) {
     const t = out[i]!;
     const last = t.charCodeAt(t.length - 1);
@@ -94,7 +135,9 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
   // quadratic in a long note's size (guard reads the 20 most similar notes; issue 14).
   const parts: string[] = [];
   let from = 0;
-  const code = note.codeRanges.filter(([s, e]) => s >= note.bodyOffset && note.text.slice(s, e).includes('\n')).sort((a, b) => a[0] - b[0]);
+  const code = note.codeRanges
+    .filter(([s, e]) => s >= note.bodyOffset && note.text.slice(s, e).includes('\n'))
+    .sort((a, b) => a[0] - b[0]);
   for (const [s, e] of code) {
     const start = Math.max(s, from);
     if (e <= start) continue;
@@ -118,7 +161,10 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
     } else if (blockStart === -1) {
       blockStart = pos;
     }
-    if (nl === -1) { if (blockStart !== -1) blocks.push([blockStart, end]); break; }
+    if (nl === -1) {
+      if (blockStart !== -1) blocks.push([blockStart, end]);
+      break;
+    }
     pos = nl + 1;
   }
   const re = /(?:[^.!?。！？]|[.!?](?=\S))+(?:[.!?]+(?=\s|$)|[。！？]+|$)/g;
@@ -126,7 +172,11 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
     const block = text.slice(s, e).replace(/\r?\n/g, ' ');
     for (let m = re.exec(block); m; m = re.exec(block)) {
       const raw = m[0];
-      const cleaned = raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '').replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '').replace(/\s+/g, ' ').trim();
+      const cleaned = raw
+        .replace(/\*\*(Why|How to apply):?\*\*:?/gi, '')
+        .replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '')
+        .replace(/\s+/g, ' ')
+        .trim();
       if (cleaned.length < 8) continue;
       const offset = s + m.index + Math.max(0, raw.search(/\S/));
       out.push({ text: cleaned, offset, line: note.position(offset).line });
@@ -137,9 +187,16 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
 
 /** Size of the intersection of two sorted, distinct arrays. */
 export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
-  let i = 0, j = 0, n = 0;
+  let i = 0,
+    j = 0,
+    n = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { n++; i++; j++; } else if (a[i]! < b[j]!) i++; else j++;
+    if (a[i] === b[j]) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
   }
   return n;
 }

@@ -3,8 +3,14 @@ import { parseArgs } from 'node:util';
 import { editDistance } from './edit-distance.js';
 import { UsageError } from './errors.js';
 
-interface OptionSpec { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }
-type Values<T> = { [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : T[K] extends { multiple: true } ? string[] : string };
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly multiple?: boolean;
+}
+type Values<T> = {
+  [K in keyof T]?: T[K] extends { type: 'boolean' } ? boolean : T[K] extends { multiple: true } ? string[] : string;
+};
 
 /** The closest of `candidates` to `word` (a typo's likely meaning), or null when none is close. */
 export function didYouMean(word: string, candidates: readonly string[]): string | null {
@@ -13,7 +19,10 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   let bestD = max + 1;
   for (const c of candidates) {
     const d = editDistance(word, c, max);
-    if (d < bestD) { bestD = d; best = c; }
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
   }
   return best;
 }
@@ -38,12 +47,20 @@ export function parseCommandArgs<T extends Record<string, OptionSpec>>(
     throw new UsageError(`${command}: ${err.message.split('\n')[0]}; ${help}`);
   }
   if (parsed.positionals.length > maxPositionals) {
-    throw new UsageError(`${command}: unexpected argument '${parsed.positionals[maxPositionals]}'; run 'memlint ${command} --help' for the usage`);
+    throw new UsageError(
+      `${command}: unexpected argument '${parsed.positionals[maxPositionals]}'; run 'memlint ${command} --help' for the usage`,
+    );
   }
   return { values: parsed.values as Values<T>, positionals: parsed.positionals };
 }
 
-export function oneOf<T extends string>(command: string, flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${command}: --${flag} must be one of ${allowed.join(', ')} (got '${value}')`);

@@ -19,12 +19,21 @@ export function fsyncDir(dir: string): void {
  * `durable: false` skips both fsyncs: for caches, where a file lost to a power cut is only rebuilt
  * (the rename still means a reader sees the old file or the new one, never half of one).
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number, options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  mode?: number,
+  options: { durable?: boolean } = {},
+): void {
   const durable = options.durable ?? true;
   const dir = dirname(file);
   let keepMode = mode;
   if (keepMode === undefined) {
-    try { keepMode = statSync(file).mode & 0o7777; } catch { keepMode = 0o644; }
+    try {
+      keepMode = statSync(file).mode & 0o7777;
+    } catch {
+      keepMode = 0o644;
+    }
   }
   const tmp = join(dir, `.${basename(file)}.${randomHex(6)}.tmp`);
   const fd = openSync(tmp, 'wx', keepMode);
@@ -35,7 +44,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     if (durable) fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
   closeSync(fd);

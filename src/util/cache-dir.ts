@@ -12,7 +12,8 @@ export function ensureCacheDir(dir: string): void {
   if (dirname(dir).endsWith(`${sep}.memlint`)) ensureStateDir(dirname(dirname(dir)));
   mkdirSync(dir, { recursive: true });
   const ignore = join(dir, '.gitignore');
-  if (!existsSync(ignore)) writeFileSync(ignore, '# Made by memlint: caches are rebuilt when missing; never commit them.\n*\n');
+  if (!existsSync(ignore))
+    writeFileSync(ignore, '# Made by memlint: caches are rebuilt when missing; never commit them.\n*\n');
 }
 
 const STATE_IGNORE_MARK = '# Made by memlint';
@@ -55,4 +56,5 @@ export const RACY_MARGIN_MS = 2000;
 /** The instant before which a change is old enough for its times to be trusted. */
 export const trustedBefore = (marginMs: number = RACY_MARGIN_MS): number => Date.now() - marginMs;
 
-export const settledBefore = (st: { readonly mtimeMs: number; readonly ctimeMs: number }, before: number): boolean => st.mtimeMs < before && st.ctimeMs < before;
+export const settledBefore = (st: { readonly mtimeMs: number; readonly ctimeMs: number }, before: number): boolean =>
+  st.mtimeMs < before && st.ctimeMs < before;

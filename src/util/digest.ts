@@ -6,5 +6,6 @@
 const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 export const sha1Base64 = (data: string | Uint8Array): string => crypto().hash('sha1', data, 'base64');
-export const sha256Hex = (data: string | Uint8Array): string => crypto().createHash('sha256').update(data).digest('hex');
+export const sha256Hex = (data: string | Uint8Array): string =>
+  crypto().createHash('sha256').update(data).digest('hex');
 export const randomHex = (bytes: number): string => crypto().randomBytes(bytes).toString('hex');

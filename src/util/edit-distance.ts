@@ -8,8 +8,12 @@ export function editDistance(a: string, b: string, max: number): number {
   count('resolve.editDistance');
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const m = b.length;
-  if (rowA.length <= m) { rowA = new Int32Array(m + 1); rowB = new Int32Array(m + 1); }
-  let prev = rowA, cur = rowB;
+  if (rowA.length <= m) {
+    rowA = new Int32Array(m + 1);
+    rowB = new Int32Array(m + 1);
+  }
+  let prev = rowA,
+    cur = rowB;
   for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
@@ -19,12 +23,14 @@ export function editDistance(a: string, b: string, max: number): number {
       const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
       const del = prev[j]! + 1;
       const ins = cur[j - 1]! + 1;
-      const v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      const v = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
       cur[j] = v;
       if (v < best) best = v;
     }
     if (best > max) return max + 1;
-    const t = prev; prev = cur; cur = t;
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[m]!;
 }

@@ -10,7 +10,9 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
     if (existsSync(pkg)) {
       try {
         if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'memlint') return dir;
-      } catch { /* keep climbing */ }
+      } catch {
+        /* keep climbing */
+      }
     }
     const up = dirname(dir);
     if (up === dir) throw new Error('cannot find memlint package.json');

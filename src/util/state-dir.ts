@@ -21,11 +21,19 @@ export function safeStateDir(root: string, ...sub: string[]): string {
   }
   let p = root;
   for (const part of [STATE_DIR, ...sub]) {
-    if (part === '' || part === '.' || part === '..' || part.includes('/') || part.includes(sep)) throw new StateError(`refusing the state folder path ${join(STATE_DIR, ...sub)}`);
+    if (part === '' || part === '.' || part === '..' || part.includes('/') || part.includes(sep))
+      throw new StateError(`refusing the state folder path ${join(STATE_DIR, ...sub)}`);
     p = join(p, part);
     let st;
-    try { st = lstatSync(p); } catch { break; } // missing: made later as a real folder inside a checked one
-    if (st.isSymbolicLink()) throw new StateError(`refusing to use ${p}: it is a symbolic link (memlint's state folder must be a real folder inside the vault)`);
+    try {
+      st = lstatSync(p);
+    } catch {
+      break;
+    } // missing: made later as a real folder inside a checked one
+    if (st.isSymbolicLink())
+      throw new StateError(
+        `refusing to use ${p}: it is a symbolic link (memlint's state folder must be a real folder inside the vault)`,
+      );
     if (!st.isDirectory()) throw new StateError(`refusing to use ${p}: it is not a folder`);
     if (!isInside(realRoot, realpathSync(p))) throw new StateError(`refusing to use ${p}: it leaves the vault`);
   }
@@ -37,14 +45,21 @@ export function checkStatePath(file: string): void {
   const marker = `${sep}${STATE_DIR}${sep}`;
   const at = file.lastIndexOf(marker);
   if (at === -1) return;
-  const sub = file.slice(at + marker.length).split(sep).slice(0, -1);
+  const sub = file
+    .slice(at + marker.length)
+    .split(sep)
+    .slice(0, -1);
   safeStateDir(file.slice(0, at) || sep, ...sub);
 }
 
 /** A vault folder given on the command line: it must exist (no command creates a vault it was not given). */
 export function existingVault(path: string): string {
   let ok = false;
-  try { ok = lstatSync(realpathSync(path)).isDirectory(); } catch { /* reported below */ }
+  try {
+    ok = lstatSync(realpathSync(path)).isDirectory();
+  } catch {
+    /* reported below */
+  }
   if (!ok) throw new VaultError(`${path} is not a vault folder (it does not exist or is not a folder)`);
   return path;
 }

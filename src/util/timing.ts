@@ -7,6 +7,8 @@ let last = started;
 export function mark(phase: string): void {
   if (!enabled) return;
   const now = performance.now();
-  process.stderr.write(`memlint timing: ${phase.padEnd(18)} ${(now - last).toFixed(1).padStart(7)} ms (total ${(now - started).toFixed(1)} ms)\n`);
+  process.stderr.write(
+    `memlint timing: ${phase.padEnd(18)} ${(now - last).toFixed(1).padStart(7)} ms (total ${(now - started).toFixed(1)} ms)\n`,
+  );
   last = now;
 }

@@ -31,13 +31,22 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   const n = bytes.length;
   while (i < n) {
     const b = bytes[i]!;
-    if (b < 0x80) { i++; continue; }
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
-    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
-    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
-    else return i;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
     if (i + need >= n) return i; // truncated sequence at the end
     let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
     for (let k = 1; k <= need; k++) {
@@ -87,7 +96,10 @@ export function computeLineStarts(text: string): number[] {
   return starts;
 }
 
-export interface Position { readonly line: number; readonly column: number }
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
 
 /** 1-based line and column (UTF-16 code units, SARIF's default) of a text offset. */
 export function positionAt(lineStarts: readonly number[], offset: number): Position {
@@ -95,8 +107,8 @@ export function positionAt(lineStarts: readonly number[], offset: number): Posit
   let hi = lineStarts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid; else hi = mid - 1;
+    if (lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
   }
   return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
 }
-

@@ -58,14 +58,24 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A file name's bytes as text: valid UTF-8 kept, every other byte as \xNN. */
 export function escapeNameBytes(bytes: Buffer): string {
-  try { return UTF8.decode(bytes); } catch { /* escaped below */ }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    /* escaped below */
+  }
   let out = '';
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
     const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
     if (len > 0) {
-      try { out += UTF8.decode(bytes.subarray(i, i + len)); i += len; continue; } catch { /* a bad sequence: escape its first byte */ }
+      try {
+        out += UTF8.decode(bytes.subarray(i, i + len));
+        i += len;
+        continue;
+      } catch {
+        /* a bad sequence: escape its first byte */
+      }
     }
     out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
     i++;
@@ -75,7 +85,11 @@ export function escapeNameBytes(bytes: Buffer): string {
 
 function escapeBadNames(abs: string, rel: string, flat: string[], rawNames: Map<string, Buffer>): void {
   let raw: Buffer[];
-  try { raw = readdirSync(abs, { encoding: 'buffer' }); } catch { return; }
+  try {
+    raw = readdirSync(abs, { encoding: 'buffer' });
+  } catch {
+    return;
+  }
   const escaped = new Map<string, Buffer>();
   for (const b of raw) {
     const name = escapeNameBytes(b);
@@ -92,7 +106,12 @@ function escapeBadNames(abs: string, rel: string, flat: string[], rawNames: Map<
   }
 }
 
-function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions, rawNames: Map<string, Buffer> = new Map()): { path: string; kind: EntryKind }[] {
+function walk(
+  root: string,
+  skipped: SkippedEntry[],
+  options: DiscoverOptions,
+  rawNames: Map<string, Buffer> = new Map(),
+): { path: string; kind: EntryKind }[] {
   const out: { path: string; kind: EntryKind }[] = [];
   const stack: string[] = [''];
   const keepTimes = options.listings !== undefined || options.record !== undefined;
@@ -113,7 +132,11 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions, r
       } catch (e) {
         // The vault folder itself unreadable is the person's to fix (exit 2, one line naming it), not an empty vault.
         if (!rel) throw e;
-        skipped.push({ path: rel, reason: 'unreadable', detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+        skipped.push({
+          path: rel,
+          reason: 'unreadable',
+          detail: `folder not readable (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+        });
         continue;
       }
       const flat: string[] = [];
@@ -123,7 +146,8 @@ function walk(root: string, skipped: SkippedEntry[], options: DiscoverOptions, r
       if (flat.some((n) => n.includes('\uFFFD'))) escapeBadNames(abs, rel, flat, rawNames);
       entries = flat;
     }
-    if (st && options.record && settledBefore(st, before)) options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
+    if (st && options.record && settledBefore(st, before))
+      options.record.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
     for (let i = 0; i + 1 < entries.length; i += 2) {
       const path = rel ? `${rel}/${entries[i]}` : entries[i]!;
       const kind = entries[i + 1] as EntryKind;
@@ -144,15 +168,24 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
   const realFiles = new Set<string>();
   const links: typeof entries = [];
   for (const e of entries) {
-    if (e.kind === 'l') { links.push(e); continue; }
+    if (e.kind === 'l') {
+      links.push(e);
+      continue;
+    }
     if (e.kind !== 'f') continue;
     const absPath = sep === '/' ? `${root}/${e.path}` : `${root}${sep}${e.path.split('/').join(sep)}`;
     const raw = rawNames.get(e.path);
-    if (raw) skipped.push({ path: e.path, reason: 'bad-name', detail: 'file name is not valid UTF-8 (its bad bytes shown as \\xNN)' });
+    if (raw)
+      skipped.push({
+        path: e.path,
+        reason: 'bad-name',
+        detail: 'file name is not valid UTF-8 (its bad bytes shown as \\xNN)',
+      });
     if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: null, ...(raw ? { raw } : {}) });
     else other.push(e.path);
   }
-  if (links.length) for (const e of entries) if (e.kind === 'f') realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
+  if (links.length)
+    for (const e of entries) if (e.kind === 'f') realFiles.add(`${realRoot}${sep}${e.path.split('/').join(sep)}`);
   for (const e of links) {
     const absPath = `${root}${sep}${e.path.split('/').join(sep)}`;
     let real: string;
@@ -160,18 +193,37 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
       real = realpathSync(absPath);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      skipped.push({ path: e.path, reason: 'symlink-broken', detail: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link to nothing (${code})` });
+      skipped.push({
+        path: e.path,
+        reason: 'symlink-broken',
+        detail: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link to nothing (${code})`,
+      });
       continue;
     }
     if (!isInside(realRoot, real)) {
-      skipped.push({ path: e.path, reason: 'symlink-outside', detail: `symbolic link to ${readlinkSync(absPath)}, outside the vault` });
+      skipped.push({
+        path: e.path,
+        reason: 'symlink-outside',
+        detail: `symbolic link to ${readlinkSync(absPath)}, outside the vault`,
+      });
       continue;
     }
     let isFile: boolean;
-    try { isFile = statSync(real).isFile(); } catch { continue; }
+    try {
+      isFile = statSync(real).isFile();
+    } catch {
+      continue;
+    }
     if (!isFile) continue; // a folder inside the vault is listed under its real path already
     if (realFiles.has(real)) {
-      skipped.push({ path: e.path, reason: 'symlink-duplicate', detail: `symbolic link to ${real.slice(realRoot.length + 1).split(sep).join('/')}, read once under its own name` });
+      skipped.push({
+        path: e.path,
+        reason: 'symlink-duplicate',
+        detail: `symbolic link to ${real
+          .slice(realRoot.length + 1)
+          .split(sep)
+          .join('/')}, read once under its own name`,
+      });
       continue;
     }
     if (MARKDOWN.test(e.path)) markdown.push({ path: e.path, absPath, via: 'symlink' });

@@ -4,10 +4,18 @@ import { splitFrontmatter } from './frontmatter.js';
 import { checkFault } from '../util/fault.js';
 import { ReusedFile, ReusedVaultFile } from './reused.js';
 import { EMPTY_META, readMeta } from './meta.js';
-import { stemOf, type FileRole, type FileStat, type Link, type ParseCache, type ParsedFile, type ParseRecord, type VaultFile } from './model.js';
+import {
+  stemOf,
+  type FileRole,
+  type FileStat,
+  type Link,
+  type ParseCache,
+  type ParsedFile,
+  type ParseRecord,
+  type VaultFile,
+} from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem } from './decode.js';
-
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
 
@@ -20,7 +28,15 @@ export interface ParseOptions {
   readonly raw?: Buffer;
 }
 
-export function parseMarkdown(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, maxBytes: number, options: ParseOptions = {}): ParsedFile {
+export function parseMarkdown(
+  path: string,
+  absPath: string,
+  role: FileRole,
+  bytes: Uint8Array,
+  stat: FileStat,
+  maxBytes: number,
+  options: ParseOptions = {},
+): ParsedFile {
   const { cache } = options;
   const tooLarge = stat.size > maxBytes;
   // A record exists only for bytes that decoded without a problem: the same bytes decode the same
@@ -31,7 +47,11 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   let bom = false;
   let problem: DecodeProblem | null;
   if (tooLarge) {
-    problem = { kind: 'too-large', offset: 0, detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit; its first ${maxBytes} bytes checked for security only` };
+    problem = {
+      kind: 'too-large',
+      offset: 0,
+      detail: `${stat.size} bytes, more than the ${maxBytes}-byte limit; its first ${maxBytes} bytes checked for security only`,
+    };
     // `bytes` holds the file's first maxBytes (readMarkdownFile): the part a harness would load. Its text
     // is kept for the security rules only (isReadable stays false: no other rule and no writer uses it).
     text = headText(bytes);
@@ -46,12 +66,28 @@ export function parseMarkdown(path: string, absPath: string, role: FileRole, byt
   const frontmatter = readable && role === 'note' ? splitFrontmatter(text) : null;
   const bodyOffset = frontmatter ? frontmatter.bodyOffset : 0;
   const meta = frontmatter?.data ? readMeta(frontmatter.data) : EMPTY_META;
-  const scan = readable && role !== 'hermes-store' && options.scan !== false ? scanMarkdown(text, bodyOffset) : EMPTY_SCAN;
+  const scan =
+    readable && role !== 'hermes-store' && options.scan !== false ? scanMarkdown(text, bodyOffset) : EMPTY_SCAN;
   if (cache && problem === null) cache.keep(path);
   const positions = lazyPositions(() => text);
   return {
-    path, absPath, role, stem: stemOf(path), size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode, bytes, text, bom,
-    crlf: text.includes('\r\n'), problem, frontmatter, bodyOffset, meta, scan, ...positions,
+    path,
+    absPath,
+    role,
+    stem: stemOf(path),
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    mode: stat.mode,
+    bytes,
+    text,
+    bom,
+    crlf: text.includes('\r\n'),
+    problem,
+    frontmatter,
+    bodyOffset,
+    meta,
+    scan,
+    ...positions,
   };
 }
 
@@ -81,7 +117,14 @@ function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineC
   };
 }
 
-function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8Array, stat: FileStat, r: ParseRecord): ParsedFile {
+function fromRecord(
+  path: string,
+  absPath: string,
+  role: FileRole,
+  bytes: Uint8Array,
+  stat: FileStat,
+  r: ParseRecord,
+): ParsedFile {
   return new ReusedFile(path, absPath, role, bytes, stat, r);
 }
 
@@ -89,19 +132,45 @@ function fromRecord(path: string, absPath: string, role: FileRole, bytes: Uint8A
  * The one way a VaultFile is made: a parsed file with its resolved links. `as` replaces fields of the parse
  * (a Hermes entry seen as a note: its own stem and text, positions in the store file).
  */
-export function makeVaultFile(p: ParsedFile, links: readonly Link[], as?: Partial<Omit<VaultFile, 'links' | 'codeRanges'>>): VaultFile {
+export function makeVaultFile(
+  p: ParsedFile,
+  links: readonly Link[],
+  as?: Partial<Omit<VaultFile, 'links' | 'codeRanges'>>,
+): VaultFile {
   // A file reused from `check --cache` keeps its text undecoded until a rule reads it.
   if (p.reused && as === undefined) return Object.freeze(new ReusedVaultFile(p, links));
   const f: VaultFile = {
-    path: p.path, absPath: p.absPath, role: p.role, stem: p.stem, size: p.size, mtimeMs: p.mtimeMs, mode: p.mode,
-    bytes: p.bytes, text: p.text, bom: p.bom, crlf: p.crlf, problem: p.problem, frontmatter: p.frontmatter,
-    bodyOffset: p.bodyOffset, meta: p.meta, links, codeRanges: p.scan.codeRanges, position: p.position, lineCount: p.lineCount,
+    path: p.path,
+    absPath: p.absPath,
+    role: p.role,
+    stem: p.stem,
+    size: p.size,
+    mtimeMs: p.mtimeMs,
+    mode: p.mode,
+    bytes: p.bytes,
+    text: p.text,
+    bom: p.bom,
+    crlf: p.crlf,
+    problem: p.problem,
+    frontmatter: p.frontmatter,
+    bodyOffset: p.bodyOffset,
+    meta: p.meta,
+    links,
+    codeRanges: p.scan.codeRanges,
+    position: p.position,
+    lineCount: p.lineCount,
   };
   return Object.freeze(as ? { ...f, ...as } : f);
 }
 
 /** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */
-export function readMarkdownFile(path: string, absPath: string, role: FileRole, maxBytes: number, options: ParseOptions = {}): ParsedFile {
+export function readMarkdownFile(
+  path: string,
+  absPath: string,
+  role: FileRole,
+  maxBytes: number,
+  options: ParseOptions = {},
+): ParsedFile {
   const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
   checkFault('open', absPath);

@@ -48,7 +48,12 @@ export function splitFrontmatter(text: string): Frontmatter | null {
   const close = CLOSE.exec(text);
   if (!close) {
     return {
-      yamlOffset, yaml: '', bodyOffset: 0, language, data: null, cutValues: [],
+      yamlOffset,
+      yaml: '',
+      bodyOffset: 0,
+      language,
+      data: null,
+      cutValues: [],
       error: { message: 'front matter is not closed: no line `---` after the opening `---`', offset: 0 },
     };
   }
@@ -57,7 +62,12 @@ export function splitFrontmatter(text: string): Frontmatter | null {
   const bodyOffset = text[afterClose] === '\n' ? afterClose + 1 : afterClose;
   if (language !== '' && language.toLowerCase() !== 'yaml') {
     return {
-      yamlOffset, yaml, bodyOffset, language, data: null, cutValues: [],
+      yamlOffset,
+      yaml,
+      bodyOffset,
+      language,
+      data: null,
+      cutValues: [],
       error: { message: `front matter in '${language}' is not YAML; memlint never evaluates it`, offset: 0 },
     };
   }
@@ -78,16 +88,31 @@ function parseYaml(yaml: string, base: number): Pick<Frontmatter, 'data' | 'erro
     if (e instanceof YAMLException) {
       const mark = e.mark as { line?: number; column?: number } | undefined;
       const at = mark && typeof mark.line === 'number' ? lineColumnOffset(yaml, mark.line, mark.column ?? 0) : 0;
-      return { data: null, cutValues: [], error: { message: cleanYamlMessage(e.reason || e.message), offset: base + Math.min(at, yaml.length) } };
+      return {
+        data: null,
+        cutValues: [],
+        error: { message: cleanYamlMessage(e.reason || e.message), offset: base + Math.min(at, yaml.length) },
+      };
     }
     return { data: null, cutValues: [], error: { message: (e as Error).message.split('\n')[0]!, offset: base } };
   }
   if (yaml.includes('*') && ALIAS.test(yaml) && expandedSizeExceeds(data, MAX_EXPANDED_NODES)) {
-    return { data: null, cutValues: [], error: { message: `YAML aliases expand to more than ${MAX_EXPANDED_NODES} values: refused as a resource-exhaustion attack (an "alias bomb")`, offset: base } };
+    return {
+      data: null,
+      cutValues: [],
+      error: {
+        message: `YAML aliases expand to more than ${MAX_EXPANDED_NODES} values: refused as a resource-exhaustion attack (an "alias bomb")`,
+        offset: base,
+      },
+    };
   }
   if (data === null || data === undefined) return { data: {}, error: null, cutValues: [] };
   if (typeof data !== 'object' || Array.isArray(data)) {
-    return { data: null, error: { message: 'front matter is not a mapping of keys to values', offset: base }, cutValues: [] };
+    return {
+      data: null,
+      error: { message: 'front matter is not a mapping of keys to values', offset: base },
+      cutValues: [],
+    };
   }
   const record = data as Record<string, unknown>;
   return { data: record, error: null, cutValues: yaml.includes(' #') ? findCutValues(record, yaml, base) : [] };
@@ -108,7 +133,11 @@ function expandedSizeExceeds(root: unknown, budget: number): boolean {
 }
 
 function cleanYamlMessage(reason: string): string {
-  if (/bad indentation of a mapping entry|incomplete explicit mapping pair|a multiline key may not be an implicit key/.test(reason)) {
+  if (
+    /bad indentation of a mapping entry|incomplete explicit mapping pair|a multiline key may not be an implicit key/.test(
+      reason,
+    )
+  ) {
     return `${reason} (a plain value containing ': ' must be quoted)`;
   }
   return reason;
@@ -130,10 +159,18 @@ function findCutValues(data: Record<string, unknown>, yaml: string, base: number
     if (m) {
       const key = m[2]!.trim();
       const kept = m[3]!;
-      const nested = m[1]!.length > 0 && parent !== null && typeof data[parent] === 'object' && data[parent] !== null ? (data[parent] as Record<string, unknown>) : null;
+      const nested =
+        m[1]!.length > 0 && parent !== null && typeof data[parent] === 'object' && data[parent] !== null
+          ? (data[parent] as Record<string, unknown>)
+          : null;
       const value = nested ? nested[key] : data[key];
       if (typeof value === 'string' && value === kept) {
-        out.push({ key: nested ? `${parent}.${key}` : key, kept, cut: m[4]!.trim(), offset: base + offset + m[0].indexOf(kept, m[1]!.length + m[2]!.length + 1) });
+        out.push({
+          key: nested ? `${parent}.${key}` : key,
+          kept,
+          cut: m[4]!.trim(),
+          offset: base + offset + m[0].indexOf(kept, m[1]!.length + m[2]!.length + 1),
+        });
       }
     }
     offset += line.length + 1;

@@ -52,7 +52,10 @@ function pythonRead(text: string, bom: boolean): { norm: string; at: Int32Array 
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 13) { at[n++] = i; continue; }
+    if (c !== 13) {
+      at[n++] = i;
+      continue;
+    }
     out += text.slice(from, i) + '\n';
     at[n++] = i;
     if (text.charCodeAt(i + 1) === 10) i++;
@@ -92,7 +95,9 @@ export function storeChunks(text: string, bom = false): StoreChunk[] {
 /** The non-empty entries, in file order (duplicates kept: rules report them, Hermes drops them on load). */
 export function splitEntries(text: string, bom = false): { text: string; offset: number }[] {
   if (!pyStrip(pythonRead(text, bom).norm).text) return [];
-  return storeChunks(text, bom).filter((c) => c.text !== '').map((c) => ({ text: c.text, offset: c.entryStart }));
+  return storeChunks(text, bom)
+    .filter((c) => c.text !== '')
+    .map((c) => ({ text: c.text, offset: c.entryStart }));
 }
 
 /** Entries as Hermes holds them after loading: duplicates dropped, first kept. */
@@ -128,7 +133,12 @@ export function readStore(file: VaultFile, maxChars: number): HermesStore {
  * the file as it was (chunks are found exactly as Hermes splits them; each kept chunk keeps the
  * separator that preceded it, CRLF or not).
  */
-export function rewriteStore(text: string, remove: ReadonlySet<number>, replace: ReadonlyMap<number, string>, bom = false): string {
+export function rewriteStore(
+  text: string,
+  remove: ReadonlySet<number>,
+  replace: ReadonlyMap<number, string>,
+  bom = false,
+): string {
   const chunks = storeChunks(text, bom);
   let out = '';
   let first = true;
@@ -137,10 +147,12 @@ export function rewriteStore(text: string, remove: ReadonlySet<number>, replace:
     if (c.text !== '') entry++;
     if (c.text !== '' && remove.has(entry)) return;
     const next = c.text !== '' ? replace.get(entry) : undefined;
-    const body = next === undefined ? text.slice(c.start, c.end) : text.slice(c.start, c.entryStart) + pyStrip(next).text + text.slice(c.entryEnd, c.end);
+    const body =
+      next === undefined
+        ? text.slice(c.start, c.end)
+        : text.slice(c.start, c.entryStart) + pyStrip(next).text + text.slice(c.entryEnd, c.end);
     out += (first ? '' : text.slice(chunks[i - 1]!.end, c.start)) + body;
     first = false;
   });
   return out;
 }
-

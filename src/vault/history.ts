@@ -4,7 +4,11 @@ import { runGit } from '../util/git.js';
 
 const git = (root: string, args: readonly string[], timeout: number): string => runGit(root, args, { timeout });
 
-export interface GitChange { readonly date: string; readonly commit: string; readonly author: string }
+export interface GitChange {
+  readonly date: string;
+  readonly commit: string;
+  readonly author: string;
+}
 
 /** Last commit touching each file under `root`, keyed by vault-relative path. Empty outside git. */
 export function gitHistory(root: string, paths?: readonly string[]): ReadonlyMap<string, GitChange> {
@@ -54,13 +58,23 @@ export interface ProvenanceSource {
 }
 
 /** Age and origin: front matter first, then git (asked only when the front matter lacks either), then mtime. */
-export function provenance(note: ProvenanceSource, gitOf: (path: string) => GitChange | null | undefined, now: number): Provenance {
+export function provenance(
+  note: ProvenanceSource,
+  gitOf: (path: string) => GitChange | null | undefined,
+  now: number,
+): Provenance {
   const fromMeta = note.meta.modified ? Date.parse(note.meta.modified) : NaN;
   const git = Number.isNaN(fromMeta) || !note.meta.origin ? gitOf(note.path) : null;
   const origin = note.meta.origin ?? (git ? `git ${git.commit} by ${git.author}` : 'unknown');
-  if (!Number.isNaN(fromMeta)) return { modified: note.meta.modified, origin, ageDays: days(now - fromMeta), ageSource: 'frontmatter' };
+  if (!Number.isNaN(fromMeta))
+    return { modified: note.meta.modified, origin, ageDays: days(now - fromMeta), ageSource: 'frontmatter' };
   if (git) return { modified: git.date, origin, ageDays: days(now - Date.parse(git.date)), ageSource: 'git' };
-  return { modified: new Date(note.mtimeMs).toISOString(), origin, ageDays: days(now - note.mtimeMs), ageSource: 'mtime' };
+  return {
+    modified: new Date(note.mtimeMs).toISOString(),
+    origin,
+    ageDays: days(now - note.mtimeMs),
+    ageSource: 'mtime',
+  };
 }
 
 const days = (ms: number): number => Math.max(0, Math.floor(ms / 86_400_000));

@@ -11,7 +11,11 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const encoder = new TextEncoder();
 
 export type IndexMeasure = 'utf16' | 'utf8';
-export interface Budget { maxLines: number; maxBytes: number; measure?: IndexMeasure }
+export interface Budget {
+  maxLines: number;
+  maxBytes: number;
+  measure?: IndexMeasure;
+}
 
 /** What the harness keeps of an index text. Offsets are into the text given. */
 export interface HarnessCut {
@@ -81,11 +85,22 @@ export function harnessCut(text: string, budget: Budget): HarnessCut {
   let loadedLines = 0;
   while (loadedLines < newlines.length && newlines[loadedLines]! <= kept) loadedLines++;
   if (kept >= trimmed.length) loadedLines = lines;
-  return { start, end, loadedEnd: start + kept, lines, size, loadedLines, loadedSize: measureText(trimmed.slice(0, kept), measure), truncated: true };
+  return {
+    start,
+    end,
+    loadedEnd: start + kept,
+    lines,
+    size,
+    loadedLines,
+    loadedSize: measureText(trimmed.slice(0, kept), measure),
+    truncated: true,
+  };
 }
 
 /** What readIndex reads of the index file: its text and its links' lines and resolutions (a VaultFile has them; guard passes a lighter view). */
-export type IndexText = Pick<VaultFile, 'path' | 'text'> & { readonly links: readonly Pick<Link, 'kind' | 'target' | 'line' | 'resolved' | 'resolution'>[] };
+export type IndexText = Pick<VaultFile, 'path' | 'text'> & {
+  readonly links: readonly Pick<Link, 'kind' | 'target' | 'line' | 'resolved' | 'resolution'>[];
+};
 
 export function readIndex(file: IndexText, budget: Budget): IndexInfo {
   const text = file.text;

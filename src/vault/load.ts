@@ -24,18 +24,40 @@ export interface LoadOptions {
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
-  const pos = l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
+  const pos =
+    l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
   // Resolved without did-you-mean; a missing link gets its suggestion when something reads it.
   const r = resolveLink(p.path, l, lookup, root, false);
   if (r.resolution !== 'missing') {
-    return Object.freeze({ kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution, suggestion: r.suggestion });
+    return Object.freeze({
+      kind: l.kind,
+      target: l.target,
+      offset: l.offset,
+      length: l.length,
+      line: pos.line,
+      column: pos.column,
+      resolved: r.resolved,
+      resolution: r.resolution,
+      suggestion: r.suggestion,
+    });
   }
-  const fields = { kind: l.kind, target: l.target, offset: l.offset, length: l.length, line: pos.line, column: pos.column, resolved: r.resolved, resolution: r.resolution };
+  const fields = {
+    kind: l.kind,
+    target: l.target,
+    offset: l.offset,
+    length: l.length,
+    line: pos.line,
+    column: pos.column,
+    resolved: r.resolved,
+    resolution: r.resolution,
+  };
   return lazyLink(fields, suggester(p.path, lookup, root)(l));
 }
 
 /** The did-you-mean of a missing link of the file at `from`: the answer `resolveLink` gives with suggestions on. */
-const suggester = (from: string, lookup: NoteLookup, root: string) => (l: Pick<ScannedLink, 'kind' | 'target'>) => (): string | null => resolveLink(from, l, lookup, root).suggestion;
+const suggester =
+  (from: string, lookup: NoteLookup, root: string) => (l: Pick<ScannedLink, 'kind' | 'target'>) => (): string | null =>
+    resolveLink(from, l, lookup, root).suggestion;
 
 export function loadVault(dir: string, options: LoadOptions): Vault {
   const root = resolve(dir);
@@ -43,7 +65,9 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   try {
     st = statSync(root);
   } catch (e) {
-    throw new VaultError(`cannot read vault ${root}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`);
+    throw new VaultError(
+      `cannot read vault ${root}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`,
+    );
   }
   if (!st.isDirectory()) throw new VaultError(`vault ${root} is not a folder`);
   const { config } = options;
@@ -61,7 +85,13 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       // maxFileBytes is about notes; an index or catalog is always read (a 100k-note catalog is ~6 MB).
       // Telling the kind reads MEMORY.md as a Hermes store first: that guess never goes through the cache.
       const cache = role === 'hermes-store' && !kindKnown ? undefined : options.parseCache;
-      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, f.raw ? { raw: f.raw } : cache ? { cache } : {});
+      p = readMarkdownFile(
+        f.path,
+        f.absPath,
+        role,
+        role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES,
+        f.raw ? { raw: f.raw } : cache ? { cache } : {},
+      );
       parsedCache.set(f.path, p);
     }
     return p;
@@ -83,7 +113,11 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     try {
       parsed.push(parse(f, role));
     } catch (e) {
-      skipped.push({ path: f.path, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+      skipped.push({
+        path: f.path,
+        reason: 'unreadable',
+        detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+      });
     }
   }
   mark('read+parse');
@@ -98,19 +132,42 @@ function vaultShape(root: string, parsed: readonly ParsedFile[], other: readonly
 }
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
-export function assembleVault(root: string, kind: VaultKind, config: Config, parsed: readonly ParsedFile[], other: readonly string[], skipped: SkippedEntry[], cache?: ParseCache): Vault {
+export function assembleVault(
+  root: string,
+  kind: VaultKind,
+  config: Config,
+  parsed: readonly ParsedFile[],
+  other: readonly string[],
+  skipped: SkippedEntry[],
+  cache?: ParseCache,
+): Vault {
   const notes = parsed.filter((p) => p.role === 'note');
-  const lookup = buildLookup(notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })), parsed.map((p) => p.path), other);
+  const lookup = buildLookup(
+    notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })),
+    parsed.map((p) => p.path),
+    other,
+  );
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
   cache?.useShape(vaultShape(root, parsed, other));
-  const files = parsed.map((p) => makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root)))));
+  const files = parsed.map((p) =>
+    makeVaultFile(
+      p,
+      (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) ||
+        Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root))),
+    ),
+  );
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;
-  const stores = kind === 'hermes'
-    ? files.filter((f) => f.role === 'hermes-store').map((f) => Object.freeze(readStore(f, config.hermes.budgets[f.path] ?? config.hermes.budgets['MEMORY.md'] ?? 2200)))
-    : [];
+  const stores =
+    kind === 'hermes'
+      ? files
+          .filter((f) => f.role === 'hermes-store')
+          .map((f) =>
+            Object.freeze(readStore(f, config.hermes.budgets[f.path] ?? config.hermes.budgets['MEMORY.md'] ?? 2200)),
+          )
+      : [];
   return Object.freeze({
     root,
     kind,
@@ -127,4 +184,3 @@ export function assembleVault(root: string, kind: VaultKind, config: Config, par
     otherFiles: new Set(other),
   });
 }
-

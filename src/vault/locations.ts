@@ -17,9 +17,18 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 
 export type LocationSource =
-  | 'claude-project' | 'claude-auto-memory-directory' | 'claude-agent-user' | 'claude-agent-project' | 'claude-agent-local' | 'hermes' | 'configured';
+  | 'claude-project'
+  | 'claude-auto-memory-directory'
+  | 'claude-agent-user'
+  | 'claude-agent-project'
+  | 'claude-agent-local'
+  | 'hermes'
+  | 'configured';
 
-export interface MemoryLocation { readonly dir: string; readonly source: LocationSource }
+export interface MemoryLocation {
+  readonly dir: string;
+  readonly source: LocationSource;
+}
 
 export interface LocationContext {
   /** The current project (where `.claude/agent-memory*` and `.claude/settings.local.json` are looked for). */
@@ -28,9 +37,14 @@ export interface LocationContext {
 }
 
 const homeOf = (ctx: LocationContext): string => ctx.env.HOME || ctx.env.USERPROFILE || homedir();
-export const claudeConfigDir = (ctx: LocationContext): string => ctx.env.CLAUDE_CONFIG_DIR || join(homeOf(ctx), '.claude');
-export const hermesMemoryDir = (ctx: LocationContext): string => join(ctx.env.HERMES_HOME || join(homeOf(ctx), '.hermes'), 'memories');
-const POLICY_SETTINGS = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+export const claudeConfigDir = (ctx: LocationContext): string =>
+  ctx.env.CLAUDE_CONFIG_DIR || join(homeOf(ctx), '.claude');
+export const hermesMemoryDir = (ctx: LocationContext): string =>
+  join(ctx.env.HERMES_HOME || join(homeOf(ctx), '.hermes'), 'memories');
+const POLICY_SETTINGS =
+  process.platform === 'darwin'
+    ? '/Library/Application Support/ClaudeCode/managed-settings.json'
+    : '/etc/claude-code/managed-settings.json';
 
 /** As Claude Code validates it: `~/` expanded, absolute, not a root, no NUL. */
 function memoryPath(raw: unknown, home: string, expandTilde: boolean): string | undefined {
@@ -60,16 +74,33 @@ export function autoMemoryDirectory(ctx: LocationContext): string | undefined {
   const home = homeOf(ctx);
   const override = memoryPath(ctx.env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, home, false);
   if (override) return override;
-  for (const file of [POLICY_SETTINGS, join(ctx.cwd, '.claude', 'settings.local.json'), join(claudeConfigDir(ctx), 'settings.json')]) {
+  for (const file of [
+    POLICY_SETTINGS,
+    join(ctx.cwd, '.claude', 'settings.local.json'),
+    join(claudeConfigDir(ctx), 'settings.json'),
+  ]) {
     const raw = settingOf(file);
     if (raw !== undefined) return memoryPath(raw, home, true);
   }
   return undefined;
 }
 
-const isDir = (p: string): boolean => { try { return statSync(p).isDirectory(); } catch { return false; } };
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 const children = (p: string): string[] => {
-  try { return readdirSync(p, { withFileTypes: true }).filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => d.name).sort(); } catch { return []; }
+  try {
+    return readdirSync(p, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.isSymbolicLink())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
 };
 
 /** Every memory folder of the user that exists now, each once, in a stable order. */
@@ -89,8 +120,10 @@ export function findMemoryFolders(ctx: LocationContext, configured: readonly str
   const projects = join(config, 'projects');
   for (const p of children(projects)) add(join(projects, p, 'memory'), 'claude-project');
   for (const a of children(join(config, 'agent-memory'))) add(join(config, 'agent-memory', a), 'claude-agent-user');
-  for (const a of children(join(ctx.cwd, '.claude', 'agent-memory'))) add(join(ctx.cwd, '.claude', 'agent-memory', a), 'claude-agent-project');
-  for (const a of children(join(ctx.cwd, '.claude', 'agent-memory-local'))) add(join(ctx.cwd, '.claude', 'agent-memory-local', a), 'claude-agent-local');
+  for (const a of children(join(ctx.cwd, '.claude', 'agent-memory')))
+    add(join(ctx.cwd, '.claude', 'agent-memory', a), 'claude-agent-project');
+  for (const a of children(join(ctx.cwd, '.claude', 'agent-memory-local')))
+    add(join(ctx.cwd, '.claude', 'agent-memory-local', a), 'claude-agent-local');
   add(hermesMemoryDir(ctx), 'hermes');
   return out;
 }
@@ -108,7 +141,11 @@ export function memoryFolderFor(file: string, ctx: LocationContext, configured: 
   const parts = abs.split(sep);
   // <anything>/.claude/agent-memory[-local]/<agent>/… : user and project subagent memory
   for (let i = parts.length - 3; i >= 1; i--) {
-    if (parts[i - 1] === '.claude' && (parts[i] === 'agent-memory' || parts[i] === 'agent-memory-local') && parts[i + 1]) {
+    if (
+      parts[i - 1] === '.claude' &&
+      (parts[i] === 'agent-memory' || parts[i] === 'agent-memory-local') &&
+      parts[i + 1]
+    ) {
       return parts.slice(0, i + 2).join(sep);
     }
   }
@@ -151,7 +188,8 @@ const ENTRY = /(^|\/)(MEMORY|USER)\.md$/;
  * folder is checked vault by vault; with no markdown at all there is nothing to check.
  */
 export function folderShape(dir: string, markdownPaths: readonly string[], indexFile = 'MEMORY.md'): FolderShape {
-  if (markdownPaths.includes(indexFile) || markdownPaths.includes('MEMORY.md') || markdownPaths.includes('USER.md')) return { kind: 'vault' };
+  if (markdownPaths.includes(indexFile) || markdownPaths.includes('MEMORY.md') || markdownPaths.includes('USER.md'))
+    return { kind: 'vault' };
   if (markdownPaths.length === 0) return { kind: 'empty' };
   const roots: string[] = [];
   const depth = (p: string): number => p.split('/').length;

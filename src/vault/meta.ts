@@ -7,15 +7,27 @@ const str = (v: unknown): string | null => {
   return null;
 };
 
-export const EMPTY_META: NoteMeta = Object.freeze({ name: null, description: null, type: null, modified: null, origin: null, shape: 'none' });
+export const EMPTY_META: NoteMeta = Object.freeze({
+  name: null,
+  description: null,
+  type: null,
+  modified: null,
+  origin: null,
+  shape: 'none',
+});
 
 /** The fields memlint reads, from any of the three front-matter shapes found in real vaults. */
 export function readMeta(data: Readonly<Record<string, unknown>> | null): NoteMeta {
   if (!data) return EMPTY_META;
-  const metadata = data.metadata && typeof data.metadata === 'object' && !Array.isArray(data.metadata)
-    ? (data.metadata as Record<string, unknown>)
-    : null;
-  const shape: NoteMeta['shape'] = metadata ? 'nested-metadata' : 'originSessionId' in data ? 'flat-with-origin' : 'flat';
+  const metadata =
+    data.metadata && typeof data.metadata === 'object' && !Array.isArray(data.metadata)
+      ? (data.metadata as Record<string, unknown>)
+      : null;
+  const shape: NoteMeta['shape'] = metadata
+    ? 'nested-metadata'
+    : 'originSessionId' in data
+      ? 'flat-with-origin'
+      : 'flat';
   return {
     name: str(data.name) ?? str(metadata?.name),
     description: str(data.description) ?? str(metadata?.description),

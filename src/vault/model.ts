@@ -109,7 +109,11 @@ export interface ParseRecord {
  */
 export interface ParseCache {
   /** Before reading: the record of a file whose size, mtime, ctime and inode are those it was hashed with. */
-  unchanged(path: string, absPath: string, role: FileRole): { readonly record: ParseRecord; readonly stat: FileStat } | undefined;
+  unchanged(
+    path: string,
+    absPath: string,
+    role: FileRole,
+  ): { readonly record: ParseRecord; readonly stat: FileStat } | undefined;
   /** After reading: the record of exactly these bytes in this role. */
   reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined;
   /** These bytes were parsed now: the cache records the file as the vault holds it. */
@@ -117,7 +121,10 @@ export interface ParseCache {
   /** The vault's shape now (paths, roles, names, other files): links resolve against it. */
   useShape(shape: string): void;
   /** A reused file's links as resolved in the last run, if the vault had the same shape then. */
-  resolvedLinks(path: string, suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null): readonly Link[] | undefined;
+  resolvedLinks(
+    path: string,
+    suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null,
+  ): readonly Link[] | undefined;
 }
 
 export interface IndexEntry {
@@ -145,7 +152,8 @@ export interface IndexInfo {
   readonly lostEntries: readonly IndexEntry[];
 }
 
-export type SkipReason = 'symlink-outside' | 'symlink-broken' | 'symlink-duplicate' | 'unreadable' | 'ignored' | 'bad-name';
+export type SkipReason =
+  'symlink-outside' | 'symlink-broken' | 'symlink-duplicate' | 'unreadable' | 'ignored' | 'bad-name';
 
 export interface SkippedEntry {
   readonly path: string;

@@ -23,9 +23,14 @@ export interface NoteLookup {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-export const fold = (s: string): string => (NON_ASCII.test(s) ? s.normalize('NFKC') : s).toLowerCase().replace(/[-_\s]+/g, '-');
+export const fold = (s: string): string =>
+  (NON_ASCII.test(s) ? s.normalize('NFKC') : s).toLowerCase().replace(/[-_\s]+/g, '-');
 
-export function buildLookup(notes: readonly { path: string; stem: string; name: string | null }[], markdown: Iterable<string>, other: Iterable<string>): NoteLookup {
+export function buildLookup(
+  notes: readonly { path: string; stem: string; name: string | null }[],
+  markdown: Iterable<string>,
+  other: Iterable<string>,
+): NoteLookup {
   const byStem = new Map<string, string>();
   const byName = new Map<string, string>();
   for (const n of notes) {
@@ -66,7 +71,10 @@ export function lazyLink(fields: Omit<Link, 'suggestion'>, suggest: () => string
   const link: Link = Object.freeze({
     ...fields,
     get suggestion(): string | null {
-      if (value === undefined) { value = suggest(); pending.delete(link); }
+      if (value === undefined) {
+        value = suggest();
+        pending.delete(link);
+      }
       return value;
     },
   });
@@ -77,16 +85,28 @@ export function lazyLink(fields: Omit<Link, 'suggestion'>, suggest: () => string
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 /** A path that posix.normalize() would return unchanged: no '.', '..' or empty segment. */
-const isSimple = (p: string): boolean => p !== '' && !p.startsWith('/') && !p.endsWith('/') && !p.includes('//') && !DOT_SEGMENT.test(p);
+const isSimple = (p: string): boolean =>
+  p !== '' && !p.startsWith('/') && !p.endsWith('/') && !p.includes('//') && !DOT_SEGMENT.test(p);
 
 function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** A markdown link, definition or backticked mention, relative to the file that holds it. `suggest` false: no did-you-mean (guard's reachability needs only `resolved`). */
-export function resolvePath(fromPath: string, target: string, lookup: NoteLookup, vaultRoot: string, suggest = true): Resolved {
+export function resolvePath(
+  fromPath: string,
+  target: string,
+  lookup: NoteLookup,
+  vaultRoot: string,
+  suggest = true,
+): Resolved {
   const raw = target.trim();
-  if (raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//')) return { resolved: null, resolution: 'external', suggestion: null };
+  if (raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//'))
+    return { resolved: null, resolution: 'external', suggestion: null };
   let clean = safeDecode(raw.replace(/[?#].*$/, ''));
   if (clean.startsWith('~')) return { resolved: null, resolution: 'outside', suggestion: null };
   if (clean.startsWith('/')) {
@@ -100,7 +120,11 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
   if (normal === '..' || normal.startsWith('../')) return { resolved: null, resolution: 'outside', suggestion: null };
   if (lookup.markdown.has(normal)) return { resolved: normal, resolution: 'path', suggestion: null };
   if (lookup.other.has(normal)) {
-    return { resolved: normal, resolution: normal.toLowerCase().endsWith('.md') ? 'path' : 'not-markdown', suggestion: null };
+    return {
+      resolved: normal,
+      resolution: normal.toLowerCase().endsWith('.md') ? 'path' : 'not-markdown',
+      suggestion: null,
+    };
   }
   if (!normal.toLowerCase().endsWith('.md')) return { resolved: null, resolution: 'not-markdown', suggestion: null };
   if (!suggest) return { resolved: null, resolution: 'missing', suggestion: null };
@@ -111,7 +135,8 @@ export function resolvePath(fromPath: string, target: string, lookup: NoteLookup
 
 export function resolveWikilink(target: string, lookup: NoteLookup, suggest = true): Resolved {
   const t = target.replace(/\.md$/i, '').trim();
-  const byStem = lookup.byStem.get(t) ?? (t.includes('/') ? (lookup.markdown.has(`${t}.md`) ? `${t}.md` : undefined) : undefined);
+  const byStem =
+    lookup.byStem.get(t) ?? (t.includes('/') ? (lookup.markdown.has(`${t}.md`) ? `${t}.md` : undefined) : undefined);
   if (byStem) return { resolved: byStem, resolution: 'stem', suggestion: null };
   const byName = lookup.byName.get(t);
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
@@ -122,7 +147,13 @@ export function resolveWikilink(target: string, lookup: NoteLookup, suggest = tr
   return { resolved: null, resolution: 'missing', suggestion: suggest ? closest(t, lookup) : null };
 }
 
-export function resolveLink(fromPath: string, link: Pick<ScannedLink, 'kind' | 'target'>, lookup: NoteLookup, vaultRoot: string, suggest = true): Resolved {
+export function resolveLink(
+  fromPath: string,
+  link: Pick<ScannedLink, 'kind' | 'target'>,
+  lookup: NoteLookup,
+  vaultRoot: string,
+  suggest = true,
+): Resolved {
   if (link.kind === 'wikilink') return resolveWikilink(link.target, lookup, suggest);
   if (link.kind === 'mention') {
     // `feedback_x.md` in prose names a note relative to the vault, or relative to the file.
@@ -183,7 +214,8 @@ function indexOf(lookup: NoteLookup): StemIndex {
 }
 
 let lastBuilt: { readonly stems: readonly string[]; readonly index: StemIndex } | null = null;
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * Trie rows the exact search (step 2) may compute for one target before step 3. On the hard bench
@@ -207,7 +239,10 @@ export function closestBruteForce(target: string, stems: Iterable<string>): stri
   let bestD = max + 1;
   for (const stem of stems) {
     const d = editDistance(t, fold(stem), max);
-    if (d < bestD || (d === bestD && best !== null && stem < best)) { bestD = d; best = stem; }
+    if (d < bestD || (d === bestD && best !== null && stem < best)) {
+      bestD = d;
+      best = stem;
+    }
   }
   return best;
 }
@@ -248,8 +283,14 @@ class StemIndex {
     this.rank = Int32Array.from(pairs, (p) => p.r);
     this.rawByRank = rawByRank;
     sparseTable(this.minTable, this.rank);
-    sparseTable(this.lenMin, Int32Array.from(this.sorted, (f) => f.length));
-    sparseTable(this.lenMax, Int32Array.from(this.sorted, (f) => -f.length));
+    sparseTable(
+      this.lenMin,
+      Int32Array.from(this.sorted, (f) => f.length),
+    );
+    sparseTable(
+      this.lenMax,
+      Int32Array.from(this.sorted, (f) => -f.length),
+    );
   }
 
   closest(t: string): string | null {
@@ -298,10 +339,23 @@ class StemIndex {
   private push(key: number, rank: number, p: number, lo: number, hi: number, row: number): void {
     const n = this.entries++;
     if (n === this.eRank.length) {
-      const grow = (a: Int32Array): Int32Array => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
-      this.eRank = grow(this.eRank); this.eP = grow(this.eP); this.eLo = grow(this.eLo); this.eHi = grow(this.eHi); this.eRow = grow(this.eRow); this.eNext = grow(this.eNext);
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.eRank = grow(this.eRank);
+      this.eP = grow(this.eP);
+      this.eLo = grow(this.eLo);
+      this.eHi = grow(this.eHi);
+      this.eRow = grow(this.eRow);
+      this.eNext = grow(this.eNext);
     }
-    this.eRank[n] = rank; this.eP[n] = p; this.eLo[n] = lo; this.eHi[n] = hi; this.eRow[n] = row;
+    this.eRank[n] = rank;
+    this.eP[n] = p;
+    this.eLo[n] = lo;
+    this.eHi[n] = hi;
+    this.eRow[n] = row;
     this.eNext[n] = this.heads[key]!;
     this.heads[key] = n;
   }
@@ -334,27 +388,47 @@ class StemIndex {
         const rank = this.eRank[e]!;
         if (best >= 0 && rank >= best) continue; // nothing below is nearer, or as near and first
         const prev = this.eRow[e]!;
-        if (prev < 0) { best = rank; continue; } // a stem ending at exactly this distance
-        const p = this.eP[e]!, hi = this.eHi[e]!;
+        if (prev < 0) {
+          best = rank;
+          continue;
+        } // a stem ending at exactly this distance
+        const p = this.eP[e]!,
+          hi = this.eHi[e]!;
         let i = this.eLo[e]!;
         // Stems that end at this node sort first in its range.
         const endStart = i;
         while (i < hi && sorted[i]!.length === p) i++;
-        if (i > endStart && pool[prev + m]! <= max) this.push(pool[prev + m]!, this.minRank(endStart, i), p, endStart, i, -1);
+        if (i > endStart && pool[prev + m]! <= max)
+          this.push(pool[prev + m]!, this.minRank(endStart, i), p, endStart, i, -1);
         // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
         // holds max + 1 (a cell is exact whenever it is ≤ max, and above max otherwise).
-        const from = Math.max(1, p + 1 - max), to = Math.min(m, p + 1 + max);
+        const from = Math.max(1, p + 1 - max),
+          to = Math.min(m, p + 1 + max);
         while (i < hi) {
           const c = sorted[i]!.charCodeAt(p);
           // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
-          let a = i + 1, b = hi;
-          while (a < b) { const mid = (a + b) >>> 1; if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1; else b = mid; }
-          if (++rows > budget) { this.cutKey = key; this.cutBest = best; return CUT; }
+          let a = i + 1,
+            b = hi;
+          while (a < b) {
+            const mid = (a + b) >>> 1;
+            if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1;
+            else b = mid;
+          }
+          if (++rows > budget) {
+            this.cutKey = key;
+            this.cutBest = best;
+            return CUT;
+          }
           count('resolve.trieRows');
           // A stem below is t[0..j) aligned with its first p + 1 units (cost cur[j]) and then its
           // remaining units against t[j..m): at least the difference of their lengths.
-          const restMin = rangeMin(this.lenMin, i, a) - p - 1, restMax = -rangeMin(this.lenMax, i, a) - p - 1;
-          if (used + w > pool.length) { const grown = new Int32Array(pool.length * 2); grown.set(pool); pool = this.pool = grown; }
+          const restMin = rangeMin(this.lenMin, i, a) - p - 1,
+            restMax = -rangeMin(this.lenMax, i, a) - p - 1;
+          if (used + w > pool.length) {
+            const grown = new Int32Array(pool.length * 2);
+            grown.set(pool);
+            pool = this.pool = grown;
+          }
           const cur = used;
           pool[cur] = p + 1 <= max ? p + 1 : cap;
           let low = pool[cur]! + gap(m, restMin, restMax);
@@ -365,14 +439,20 @@ class StemIndex {
             const sub = pool[prev + j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
             const del = pool[prev + j]! + 1;
             const ins = pool[cur + j - 1]! + 1;
-            let v = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            let v = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
             if (v > cap) v = cap;
             pool[cur + j] = v;
             const bound = v + gap(m - j, restMin, restMax);
             if (bound < low) low = bound;
           }
-          if (to < m) { pool[cur + to + 1] = cap; pool[cur + m] = cap; }
-          if (low <= max) { this.push(low > key ? low : key, this.minRank(i, a), p + 1, i, a, cur); used += w; }
+          if (to < m) {
+            pool[cur + to + 1] = cap;
+            pool[cur + m] = cap;
+          }
+          if (low <= max) {
+            this.push(low > key ? low : key, this.minRank(i, a), p + 1, i, a, cur);
+            used += w;
+          }
           i = a;
         }
       }
@@ -399,7 +479,8 @@ class StemIndex {
     this.sorted.forEach((s, i) => {
       for (const g of distinctGrams(s)) {
         const list = lists.get(g);
-        if (list) list.push(i); else lists.set(g, [i]);
+        if (list) list.push(i);
+        else lists.set(g, [i]);
       }
     });
     this.grams = new Map();
@@ -452,11 +533,16 @@ class StemIndex {
       shared[i] = 0;
     }
     const top = keys.subarray(0, nKeys).sort();
-    let bestRank = this.cutBest, bestD = this.cutBest >= 0 ? this.cutKey : max + 1;
+    let bestRank = this.cutBest,
+      bestD = this.cutBest >= 0 ? this.cutKey : max + 1;
     for (let k = nKeys - 1; k >= 0 && k >= nKeys - GRAM_CANDIDATES; k--) {
-      const r = -(top[k]! % 4294967296 || 0), i = this.posByRank[r < 0 ? r + 4294967296 : r]!;
+      const r = -(top[k]! % 4294967296 || 0),
+        i = this.posByRank[r < 0 ? r + 4294967296 : r]!;
       const d = editDistance(t, sorted[i]!, bestD > max ? max : bestD);
-      if (d < bestD || (d === bestD && rank[i]! < bestRank)) { bestD = d; bestRank = rank[i]!; }
+      if (d < bestD || (d === bestD && rank[i]! < bestRank)) {
+        bestD = d;
+        bestRank = rank[i]!;
+      }
     }
     return bestRank >= 0 && bestD <= max ? this.rawByRank[bestRank]! : null;
   }
@@ -467,9 +553,14 @@ const CUT = -2;
 
 /** The distinct trigrams of a folded stem as numbers (three UTF-16 units), sorted; a stem shorter than three is one (negative) gram. */
 function distinctGrams(s: string): number[] {
-  if (s.length < 3) return [-1 - (s.length === 0 ? 0 : s.length === 1 ? s.charCodeAt(0) + 1 : (s.charCodeAt(0) + 1) * 65537 + s.charCodeAt(1))];
+  if (s.length < 3)
+    return [
+      -1 -
+        (s.length === 0 ? 0 : s.length === 1 ? s.charCodeAt(0) + 1 : (s.charCodeAt(0) + 1) * 65537 + s.charCodeAt(1)),
+    ];
   const out: number[] = [];
-  for (let i = 0; i + 3 <= s.length; i++) out.push(s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2));
+  for (let i = 0; i + 3 <= s.length; i++)
+    out.push(s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2));
   out.sort((a, b) => a - b);
   let n = 0;
   for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i]!;
@@ -483,8 +574,9 @@ const gap = (x: number, lo: number, hi: number): number => (x < lo ? lo - x : x 
 
 function sparseTable(levels: Int32Array[], values: Int32Array): void {
   levels.push(values);
-  for (let k = 1; (1 << k) <= values.length; k++) {
-    const prev = levels[k - 1]!, half = 1 << (k - 1);
+  for (let k = 1; 1 << k <= values.length; k++) {
+    const prev = levels[k - 1]!,
+      half = 1 << (k - 1);
     const level = new Int32Array(values.length - (1 << k) + 1);
     for (let i = 0; i < level.length; i++) level[i] = Math.min(prev[i]!, prev[i + half]!);
     levels.push(level);

@@ -6,8 +6,23 @@
  * Methods must be called on the object (`file.position(o)`), never detached.
  */
 import { readFileSync } from 'node:fs';
-import { splitFrontmatter, type CutValue, type Frontmatter, type FrontmatterError, type FrontmatterRecord } from './frontmatter.js';
-import { stemOf, type FileRole, type FileStat, type Link, type NoteMeta, type ParsedFile, type ParseRecord, type VaultFile } from './model.js';
+import {
+  splitFrontmatter,
+  type CutValue,
+  type Frontmatter,
+  type FrontmatterError,
+  type FrontmatterRecord,
+} from './frontmatter.js';
+import {
+  stemOf,
+  type FileRole,
+  type FileStat,
+  type Link,
+  type NoteMeta,
+  type ParsedFile,
+  type ParseRecord,
+  type VaultFile,
+} from './model.js';
 import type { ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type Position } from './decode.js';
 
@@ -19,7 +34,10 @@ class ReusedFrontmatter implements Frontmatter {
   readonly cutValues: readonly CutValue[];
   private parsed: Readonly<Record<string, unknown>> | null | undefined;
 
-  constructor(private readonly record: FrontmatterRecord, private readonly file: { readonly text: string }) {
+  constructor(
+    private readonly record: FrontmatterRecord,
+    private readonly file: { readonly text: string },
+  ) {
     this.yamlOffset = record.yamlOffset;
     this.bodyOffset = record.bodyOffset;
     this.language = record.language;
@@ -56,7 +74,14 @@ export class ReusedFile implements ParsedFile {
   private loaded: Uint8Array | null;
 
   /** `bytes` null: the file was not read (unchanged since the record); read if a rule asks for it. */
-  constructor(readonly path: string, readonly absPath: string, readonly role: FileRole, bytes: Uint8Array | null, stat: FileStat, private readonly record: ParseRecord) {
+  constructor(
+    readonly path: string,
+    readonly absPath: string,
+    readonly role: FileRole,
+    bytes: Uint8Array | null,
+    stat: FileStat,
+    private readonly record: ParseRecord,
+  ) {
     this.loaded = bytes;
     this.stem = stemOf(path);
     this.size = stat.size;
@@ -93,29 +118,61 @@ export class ReusedFile implements ParsedFile {
 
 /** The vault's view of a reused file: the same getters, passed through. */
 export class ReusedVaultFile implements VaultFile {
-  readonly path: string; readonly absPath: string; readonly role: FileRole; readonly stem: string;
-  readonly size: number; readonly mtimeMs: number; readonly mode: number;
-  readonly bom: boolean; readonly crlf: boolean; readonly problem = null; readonly frontmatter: VaultFile['frontmatter'];
-  readonly bodyOffset: number; readonly meta: VaultFile['meta'];
-  constructor(private readonly parsed: ParsedFile, readonly links: readonly Link[]) {
+  readonly path: string;
+  readonly absPath: string;
+  readonly role: FileRole;
+  readonly stem: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly bom: boolean;
+  readonly crlf: boolean;
+  readonly problem = null;
+  readonly frontmatter: VaultFile['frontmatter'];
+  readonly bodyOffset: number;
+  readonly meta: VaultFile['meta'];
+  constructor(
+    private readonly parsed: ParsedFile,
+    readonly links: readonly Link[],
+  ) {
     const p = parsed;
-    this.path = p.path; this.absPath = p.absPath; this.role = p.role; this.stem = p.stem; this.size = p.size; this.mtimeMs = p.mtimeMs;
-    this.mode = p.mode; this.bom = p.bom; this.crlf = p.crlf; this.frontmatter = p.frontmatter;
-    this.bodyOffset = p.bodyOffset; this.meta = p.meta;
+    this.path = p.path;
+    this.absPath = p.absPath;
+    this.role = p.role;
+    this.stem = p.stem;
+    this.size = p.size;
+    this.mtimeMs = p.mtimeMs;
+    this.mode = p.mode;
+    this.bom = p.bom;
+    this.crlf = p.crlf;
+    this.frontmatter = p.frontmatter;
+    this.bodyOffset = p.bodyOffset;
+    this.meta = p.meta;
   }
-  get text(): string { return this.parsed.text; }
-  get bytes(): Uint8Array { return this.parsed.bytes; }
-  get codeRanges(): VaultFile['codeRanges'] { return this.parsed.scan.codeRanges; }
+  get text(): string {
+    return this.parsed.text;
+  }
+  get bytes(): Uint8Array {
+    return this.parsed.bytes;
+  }
+  get codeRanges(): VaultFile['codeRanges'] {
+    return this.parsed.scan.codeRanges;
+  }
   /**
    * Rules report links by offset: a link's start (and a wikilink's end: `[[…]]` never spans a line)
    * has its line and column from the cache, so reporting it does not read and decode the file.
    */
   position(offset: number): ReturnType<VaultFile['position']> {
     let at = positionsOf.get(this);
-    if (!at) { at = linkPositions(this.links); positionsOf.set(this, at); }
+    if (!at) {
+      at = linkPositions(this.links);
+      positionsOf.set(this, at);
+    }
     return at.get(offset) ?? this.parsed.position(offset);
   }
-  lineCount(): number { return this.parsed.lineCount(); }
+  lineCount(): number {
+    return this.parsed.lineCount();
+  }
 }
 
 /** Built on first use (the file object is frozen). */

@@ -10,7 +10,10 @@ export const HERMES_STORES: ReadonlySet<string> = new Set(['MEMORY.md', 'USER.md
 const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
 
 /** Hermes when a top-level MEMORY.md / USER.md holds a `§` line, or the two stores are all there is. */
-export function detectKind(files: readonly DiscoveredFile[], read: (f: DiscoveredFile) => string = (f) => readFileSync(f.absPath, 'utf8')): VaultKind {
+export function detectKind(
+  files: readonly DiscoveredFile[],
+  read: (f: DiscoveredFile) => string = (f) => readFileSync(f.absPath, 'utf8'),
+): VaultKind {
   const stores = files.filter((f) => HERMES_STORES.has(f.path));
   if (stores.length === 0) return 'claude';
   if (stores.some((f) => hasSeparatorLine(read(f)))) return 'hermes';
@@ -21,7 +24,9 @@ export function detectKind(files: readonly DiscoveredFile[], read: (f: Discovere
 export function roleClassifier(config: Config, kind: VaultKind): (path: string) => FileRole | 'ignored' {
   const secondary = new Set(config.secondaryIndexes);
   // picomatch is required only when there are patterns: most vaults have none, and guard starts faster.
-  const isIgnored = config.ignore.length ? (createRequire(import.meta.url)('picomatch') as typeof import('picomatch'))(config.ignore, { dot: true }) : () => false;
+  const isIgnored = config.ignore.length
+    ? (createRequire(import.meta.url)('picomatch') as typeof import('picomatch'))(config.ignore, { dot: true })
+    : () => false;
   return (path) => {
     if (kind === 'hermes' && (HERMES_STORES.has(path) || path in config.hermes.budgets)) return 'hermes-store';
     if (path === config.index.file) return 'index';

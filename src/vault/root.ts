@@ -2,9 +2,18 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
-export interface RootChoice { readonly root: string | null; readonly source: 'flag' | 'config' | 'decoded' | 'none' }
+export interface RootChoice {
+  readonly root: string | null;
+  readonly source: 'flag' | 'config' | 'decoded' | 'none';
+}
 
-const isDir = (p: string): boolean => { try { return statSync(p).isDirectory(); } catch { return false; } };
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Claude Code keeps memory at ~/.claude/projects/<encoded>/memory, where <encoded> is the project
@@ -17,7 +26,11 @@ export function decodeProjectPath(encoded: string): string | null {
   const walk = (dir: string, i: number): string | null => {
     if (i === parts.length) return dir;
     let names: string[];
-    try { names = readdirSync(dir); } catch { return null; }
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return null;
+    }
     for (let j = parts.length; j > i; j--) {
       const joined = parts.slice(i, j).join('-');
       for (const candidate of [joined, joined.replace(/^-/, '.'), `.${joined}`]) {
@@ -35,7 +48,11 @@ export function decodeProjectPath(encoded: string): string | null {
 export function chooseRoot(vaultRoot: string, flag: string | undefined, configured: string | undefined): RootChoice {
   if (flag) return { root: resolve(flag), source: 'flag' };
   if (configured) return { root: resolve(vaultRoot, configured), source: 'config' };
-  if (basename(vaultRoot) === 'memory' && basename(dirname(dirname(vaultRoot))) === 'projects' && basename(dirname(dirname(dirname(vaultRoot)))) === '.claude') {
+  if (
+    basename(vaultRoot) === 'memory' &&
+    basename(dirname(dirname(vaultRoot))) === 'projects' &&
+    basename(dirname(dirname(dirname(vaultRoot)))) === '.claude'
+  ) {
     const decoded = decodeProjectPath(basename(dirname(vaultRoot)));
     if (decoded && existsSync(decoded)) return { root: decoded, source: 'decoded' };
   }

@@ -12,11 +12,16 @@ import { assembleVault } from './load.js';
 import type { ParsedFile, SkippedEntry, Vault, VaultKind } from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
 
-interface IndexEntry { readonly mode: string; readonly sha: string; readonly path: string }
+interface IndexEntry {
+  readonly mode: string;
+  readonly sha: string;
+  readonly path: string;
+}
 
 const MARKDOWN = /\.md$/i;
 /** The same folders discovery never enters (vault/discover.ts): hidden ones and node_modules. */
-const hidden = (path: string): boolean => path.split('/').some((part) => part.startsWith('.') || part === 'node_modules');
+const hidden = (path: string): boolean =>
+  path.split('/').some((part) => part.startsWith('.') || part === 'node_modules');
 
 /** Stage-0 entries of the index under `dir`, paths relative to it. */
 function indexEntries(dir: string): IndexEntry[] {
@@ -68,17 +73,28 @@ export function loadStagedVault(dir: string, options: { config: Config; kind?: V
   const markdown: IndexEntry[] = [];
   for (const e of entries) {
     if (hidden(e.path)) continue;
-    if (e.mode === '120000') { skipped.push({ path: e.path, reason: 'symlink-outside', detail: 'a symbolic link in the index: not followed by --staged' }); continue; }
+    if (e.mode === '120000') {
+      skipped.push({
+        path: e.path,
+        reason: 'symlink-outside',
+        detail: 'a symbolic link in the index: not followed by --staged',
+      });
+      continue;
+    }
     if (e.mode === '160000') continue; // a submodule
     if (MARKDOWN.test(e.path)) markdown.push(e);
     else other.push(e.path);
   }
-  const blobs = readBlobs(root, markdown.map((e) => e.sha));
+  const blobs = readBlobs(
+    root,
+    markdown.map((e) => e.sha),
+  );
   const bytesOf = (e: IndexEntry): Uint8Array => blobs.get(e.sha) ?? new Uint8Array(0);
   const decoder = new TextDecoder();
   const asDiscovered = markdown.map((e) => ({ path: e.path, absPath: `${root}/${e.path}`, via: null, entry: e }));
   const byPath = new Map(markdown.map((e) => [e.path, e] as const));
-  const kind = options.kind ?? config.kind ?? detectKind(asDiscovered, (f) => decoder.decode(bytesOf(byPath.get(f.path)!)));
+  const kind =
+    options.kind ?? config.kind ?? detectKind(asDiscovered, (f) => decoder.decode(bytesOf(byPath.get(f.path)!)));
   const roleOf = roleClassifier(config, kind);
   const parsed: ParsedFile[] = [];
   for (const f of asDiscovered) {
@@ -90,7 +106,16 @@ export function loadStagedVault(dir: string, options: { config: Config; kind?: V
     }
     const bytes = bytesOf(f.entry);
     const mode = f.entry.mode === '100755' ? 0o100755 : 0o100644;
-    parsed.push(parseMarkdown(f.path, f.absPath, role, bytes, { size: bytes.length, mtimeMs: 0, mode }, role === 'note' ? config.maxFileBytes : 256 * 1024 * 1024));
+    parsed.push(
+      parseMarkdown(
+        f.path,
+        f.absPath,
+        role,
+        bytes,
+        { size: bytes.length, mtimeMs: 0, mode },
+        role === 'note' ? config.maxFileBytes : 256 * 1024 * 1024,
+      ),
+    );
   }
   other.sort();
   return assembleVault(root, kind, config, parsed, other, skipped);

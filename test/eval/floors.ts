@@ -3,7 +3,11 @@ import { expect } from 'vitest';
 import { evaluatePair, metrics, table, value, type Pair } from './evaluate.js';
 import { tempDir } from '../helpers/run.js';
 
-export interface Floors { readonly contradictionRecall: number; readonly consistentFlaggedMax: number; readonly nearDuplicateGuarded: number }
+export interface Floors {
+  readonly contradictionRecall: number;
+  readonly consistentFlaggedMax: number;
+  readonly nearDuplicateGuarded: number;
+}
 
 export function expectNoRegression(pairs: readonly Pair[], floors: Floors): void {
   const scratch = tempDir();

@@ -10,7 +10,9 @@ export const hasCorpus = !missing(existsSync(CORPUS), `the corpus (${CORPUS})`);
 export function corpusVaults(kind: 'claude' | 'hermes'): string[] {
   const dir = join(CORPUS, kind);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().map((d) => join(dir, d));
+  return readdirSync(dir)
+    .sort()
+    .map((d) => join(dir, d));
 }
 
 export function markdownFilesUnder(dir: string): string[] {

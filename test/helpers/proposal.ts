@@ -18,4 +18,9 @@ export function editProposal(file: string, edit: (items: any[]) => void): void {
   writeFileSync(file, doc.toString({ lineWidth: 0 }));
 }
 
-export const approveAll = (file: string): void => editProposal(file, (items) => items.forEach((i) => { i.decision = 'approve'; }));
+export const approveAll = (file: string): void =>
+  editProposal(file, (items) =>
+    items.forEach((i) => {
+      i.decision = 'approve';
+    }),
+  );

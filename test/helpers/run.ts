@@ -4,20 +4,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/main.js';
 
-export interface RunResult { code: number; stdout: string; stderr: string }
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export const CLI = join(process.cwd(), 'dist', 'cli.js');
 
 /** Runs the CLI in-process through main(). */
-export async function runMain(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<RunResult> {
+export async function runMain(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
+): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const code = await main({
     argv: args,
     cwd: opts.cwd ?? process.cwd(),
     env: { ...opts.env },
-    stdout: { write: (s: string) => { stdout += s; return true; } },
-    stderr: { write: (s: string) => { stderr += s; return true; } },
+    stdout: {
+      write: (s: string) => {
+        stdout += s;
+        return true;
+      },
+    },
+    stderr: {
+      write: (s: string) => {
+        stderr += s;
+        return true;
+      },
+    },
     readStdin: async () => opts.stdin ?? '',
     stdinIsTTY: false,
   });
@@ -25,7 +42,10 @@ export async function runMain(args: string[], opts: { cwd?: string; env?: Record
 }
 
 /** Runs the built binary as a user would. */
-export function runBin(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {}): RunResult {
+export function runBin(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
+): RunResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd ?? process.cwd(),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },

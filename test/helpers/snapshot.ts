@@ -17,8 +17,10 @@ export function snapshotTree(root: string, options: { mtime?: 'exact' | 'ms' | '
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(abs);
       if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(abs)}`);
-      else if (st.isDirectory()) { out.set(`${r}/`, `dir:${st.mode}`); walk(abs, r); }
-      else out.set(r, `file:${st.mode}:${time(st.mtimeMs)}:${readFileSync(abs).toString('base64')}`);
+      else if (st.isDirectory()) {
+        out.set(`${r}/`, `dir:${st.mode}`);
+        walk(abs, r);
+      } else out.set(r, `file:${st.mode}:${time(st.mtimeMs)}:${readFileSync(abs).toString('base64')}`);
     }
   };
   walk(root, '');
@@ -29,7 +31,8 @@ const MTIME = /^(file:\d+):([\d.]+):/;
 
 /** Same paths, bytes and modes exactly; the same mtimes to within a millisecond. */
 export function expectSameTree(actual: Map<string, string>, expected: Map<string, string>): void {
-  const strip = (m: Map<string, string>): Map<string, string> => new Map([...m].map(([k, v]) => [k, v.replace(MTIME, '$1:')]));
+  const strip = (m: Map<string, string>): Map<string, string> =>
+    new Map([...m].map(([k, v]) => [k, v.replace(MTIME, '$1:')]));
   expect(strip(actual)).toEqual(strip(expected));
   for (const [k, v] of expected) {
     const want = MTIME.exec(v)?.[2];

@@ -13,7 +13,8 @@ function rareTermPairs(ctx: StageContext): Set<number> {
     new Set(ctx.features[i]!.tokens().filter((t) => !STOPWORDS.has(t) && t.length >= 3 && !isCjk(t) && !/^\d/.test(t)));
   const out = new Set<number>();
   for (const [key, count] of sharedRareKeys(n, subjectTerms, maxDf)) {
-    const a = Math.floor(key / n), b = key % n;
+    const a = Math.floor(key / n),
+      b = key % n;
     const sameType = ctx.features[a]!.note.meta.type === ctx.features[b]!.note.meta.type;
     if (count >= 3 || (count >= 2 && sameType)) out.add(key);
   }
@@ -22,7 +23,8 @@ function rareTermPairs(ctx: StageContext): Set<number> {
 
 export default defineStage({
   id: 'contradictions',
-  description: 'Notes on one subject (shared rare terms, or near-duplicates) whose sentences conflict: polarity, values, replaced tools.',
+  description:
+    'Notes on one subject (shared rare terms, or near-duplicates) whose sentences conflict: polarity, values, replaced tools.',
   run(ctx) {
     const n = ctx.features.length;
     const candidates = rareTermPairs(ctx);
@@ -30,20 +32,29 @@ export default defineStage({
     const views = new Map<number, NoteClauses>();
     const viewsOf = (i: number): NoteClauses => {
       let v = views.get(i);
-      if (!v) { v = noteClauses(ctx.features[i]!.note); views.set(i, v); }
+      if (!v) {
+        v = noteClauses(ctx.features[i]!.note);
+        views.set(i, v);
+      }
       return v;
     };
     const stats = newConflictStats();
     const items: ItemDraft[] = [];
     for (const key of [...candidates].sort((x, y) => x - y)) {
-      const a = Math.floor(key / n), b = key % n;
+      const a = Math.floor(key / n),
+        b = key % n;
       // A dated log (session note) records a moment: what it says differently from another note is
       // history, not a contradiction. Stale one-off logs are the incident stage's business.
       if (DATED.test(ctx.features[a]!.note.path) || DATED.test(ctx.features[b]!.note.path)) continue;
-      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats)
-        .map((f) => ({ kind: f.conflict.kind, detail: f.conflict.detail, a: { line: f.a.line, text: f.a.text }, b: { line: f.b.line, text: f.b.text } }));
+      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats).map((f) => ({
+        kind: f.conflict.kind,
+        detail: f.conflict.detail,
+        a: { line: f.a.line, text: f.a.text },
+        b: { line: f.b.line, text: f.b.text },
+      }));
       if (found.length === 0) continue;
-      const na = ctx.features[a]!.note, nb = ctx.features[b]!.note;
+      const na = ctx.features[a]!.note,
+        nb = ctx.features[b]!.note;
       items.push({
         kind: 'contradiction',
         paths: [na.path, nb.path],

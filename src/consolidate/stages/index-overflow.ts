@@ -33,8 +33,10 @@ type RawBlock = Omit<Block, 'score' | 'links'>;
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
-const RULE_HEADING = /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|non-negotiable|locked|규칙|주의|금지|필수|원칙|规则|注意|禁止|必须|ルール|注意|禁止/i;
-export const RULE_LINE = /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
+const RULE_HEADING =
+  /rule|critical|warning|never|always|must|important|gotcha|avoid|anti-?pattern|lesson|don'?t|do not|security|safety|feedback|caution|pitfall|constraint|policy|principle|mandatory|non-negotiable|locked|규칙|주의|금지|필수|원칙|规则|注意|禁止|必须|ルール|注意|禁止/i;
+export const RULE_LINE =
+  /\b(NEVER|ALWAYS|MUST|CRITICAL|IMPORTANT|WARNING|DO NOT|DON'T)\b|\bnever\b|\balways\b|\bmust\b|⚠|❗|🚨|절대|금지|必须|禁止|不要/;
 const LINK = /\[[^\]]*\]\([^)\s]+[^)]*\)|\[\[[^\]]+\]\]/;
 const LINK_HEADING = /\b(?:quick ?links?|links?|see also|navigation|related|index)\b/i;
 /** A section larger than this share of the line budget is split at its sub-headings or paragraphs. */
@@ -53,7 +55,15 @@ export const PROPOSE_SHARE = 0.98;
  * intro above the first sub-heading) stays as an anchor: what is kept under it still reads as part
  * of it, and what moves goes to a note named after it.
  */
-function blocks(lines: readonly string[], from: number, to: number, level: number, maxLines: number, parent: string | null, out: RawBlock[]): void {
+function blocks(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  level: number,
+  maxLines: number,
+  parent: string | null,
+  out: RawBlock[],
+): void {
   if (from > to) return;
   const inFence = fenceMap(lines);
   const heads: number[] = [];
@@ -62,7 +72,9 @@ function blocks(lines: readonly string[], from: number, to: number, level: numbe
     const m = inFence[i - 1] ? null : HEADING.exec(lines[i - 1]!);
     if (m && m[1]!.length > level) minLevel = Math.min(minLevel, m[1]!.length);
   }
-  if (minLevel < 7) for (let i = from; i <= to; i++) if (!inFence[i - 1] && HEADING.exec(lines[i - 1]!)?.[1]!.length === minLevel) heads.push(i);
+  if (minLevel < 7)
+    for (let i = from; i <= to; i++)
+      if (!inFence[i - 1] && HEADING.exec(lines[i - 1]!)?.[1]!.length === minLevel) heads.push(i);
   const ranges: [number, number, string | null][] = [];
   if (heads.length > 0) {
     if (heads[0]! > from) ranges.push([from, heads[0]! - 1, null]);
@@ -73,7 +85,10 @@ function blocks(lines: readonly string[], from: number, to: number, level: numbe
     for (let i = from; i <= to + 1; i++) {
       const blank = i > to || (!inFence[i - 1] && lines[i - 1]!.trim() === '');
       if (!blank && start < 0) start = i;
-      if (blank && start >= 0) { ranges.push([start, i - 1, null]); start = -1; }
+      if (blank && start >= 0) {
+        ranges.push([start, i - 1, null]);
+        start = -1;
+      }
     }
   }
   for (const [a, end, heading] of ranges) {
@@ -99,7 +114,8 @@ function blocks(lines: readonly string[], from: number, to: number, level: numbe
     if (size > maxLines * LARGEST_SHARE && heads.length === 0 && ranges.length === 1) {
       // One long list with no blank line: fixed chunks, so a part of it can move.
       const chunk = Math.max(5, Math.floor(maxLines * 0.1));
-      for (let s = a; s <= b; s += chunk) out.push({ from: s, to: Math.min(b, s + chunk - 1), heading: null, parent: path });
+      for (let s = a; s <= b; s += chunk)
+        out.push({ from: s, to: Math.min(b, s + chunk - 1), heading: null, parent: path });
       continue;
     }
     out.push({ from: a, to: b, heading, parent });
@@ -124,7 +140,11 @@ function fenceMap(lines: readonly string[]): boolean[] {
   const out: boolean[] = [];
   let open = false;
   for (const l of lines) {
-    if (FENCE.test(l)) { out.push(true); open = !open; continue; }
+    if (FENCE.test(l)) {
+      out.push(true);
+      open = !open;
+      continue;
+    }
     out.push(open);
   }
   return out;
@@ -132,7 +152,11 @@ function fenceMap(lines: readonly string[]): boolean[] {
 
 /** How much the agent needs a block: rules and warnings first, then notes about feedback and the user. */
 /** Per index line, how many of its resolved links go to feedback and to user notes (score() sums ranges of them). */
-function linkTypesByLine(vault: Vault, index: VaultFile, lineCount: number): { feedback: Int32Array; user: Int32Array } {
+function linkTypesByLine(
+  vault: Vault,
+  index: VaultFile,
+  lineCount: number,
+): { feedback: Int32Array; user: Int32Array } {
   const feedback = new Int32Array(lineCount + 2);
   const user = new Int32Array(lineCount + 2);
   for (const l of index.links) {
@@ -144,7 +168,12 @@ function linkTypesByLine(vault: Vault, index: VaultFile, lineCount: number): { f
   return { feedback, user };
 }
 
-function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readonly string[], b: RawBlock, total: number): number {
+function score(
+  byLine: { feedback: Int32Array; user: Int32Array },
+  lines: readonly string[],
+  b: RawBlock,
+  total: number,
+): number {
   let rules = 0;
   let feedbackLinks = 0;
   let userLinks = 0;
@@ -157,7 +186,12 @@ function score(byLine: { feedback: Int32Array; user: Int32Array }, lines: readon
   const feedback = feedbackLinks + 0.7 * userLinks;
   // A subsection of a rules section is a rule too.
   const headed = `${b.parent ?? ''} ${b.heading ?? ''}`;
-  return (RULE_HEADING.test(headed) ? 100 : 0) + 60 * (rules / size) + 30 * Math.min(1, feedback / size) - 5 * (b.from / total);
+  return (
+    (RULE_HEADING.test(headed) ? 100 : 0) +
+    60 * (rules / size) +
+    30 * Math.min(1, feedback / size) -
+    5 * (b.from / total)
+  );
 }
 
 /**
@@ -188,7 +222,13 @@ export function cutAtWord(t: string, max: number, sep: string, mark: string): st
 
 /** A file-name stem from a title: letters and digits of any script, accents dropped, ending at a whole word. */
 const slug = (s: string, max = 48): string => {
-  const full = s.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  const full = s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
   return cutAtWord(full, max, '-', '');
 };
 const yamlString = (s: string): string => JSON.stringify(s);
@@ -199,8 +239,11 @@ function frontmatterWriter(vault: Vault): (name: string, description: string, ty
   for (const n of notesUnderRules(vault)) counts.set(n.meta.shape, (counts.get(n.meta.shape) ?? 0) + 1);
   const shape = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'flat';
   if (shape === 'none') return () => '';
-  if (shape === 'nested-metadata') return (name, description, type) => `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\nmetadata:\n  type: ${type}\n---\n`;
-  return (name, description, type) => `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\ntype: ${type}\n---\n`;
+  if (shape === 'nested-metadata')
+    return (name, description, type) =>
+      `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\nmetadata:\n  type: ${type}\n---\n`;
+  return (name, description, type) =>
+    `---\nname: ${yamlString(name)}\ndescription: ${yamlString(description)}\ntype: ${type}\n---\n`;
 }
 
 const encoder = new TextEncoder();
@@ -211,7 +254,12 @@ const encoder = new TextEncoder();
  * it. The bound may only say "does not fit yet" (then the exact measure is skipped); it returns null
  * where the exact measure reads no text (a NUL byte; a file that may exceed the size limit).
  */
-export function lowerBound(vault: Vault, index: VaultFile, lines: readonly string[], extra: readonly string[]): (moves: readonly Move[]) => Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> | null {
+export function lowerBound(
+  vault: Vault,
+  index: VaultFile,
+  lines: readonly string[],
+  extra: readonly string[],
+): (moves: readonly Move[]) => Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> | null {
   const measureKind = vault.config.index.measure;
   const nonBlank = (t: string): number => (t.trim() === '' ? 0 : 1);
   const core = (t: string): number => measureText(t.trim(), measureKind);
@@ -239,15 +287,23 @@ export function lowerBound(vault: Vault, index: VaultFile, lines: readonly strin
   const pointers = new WeakMap<Move, { nb: number; size: number; file: number; nul: boolean }>();
   return (moves) => {
     if (nul) return null;
-    let n = baseNb, bytes = baseSize, file = fileBytes;
+    let n = baseNb,
+      bytes = baseSize,
+      file = fileBytes;
     for (const m of moves) {
-      const from = m.from - 1, to = m.from - 1 + m.lines.length;
+      const from = m.from - 1,
+        to = m.from - 1 + m.lines.length;
       n -= nb[to]! - nb[from]!;
       bytes -= size[to]! - size[from]!;
       if (m.pointer) {
         let p = pointers.get(m);
         if (!p) {
-          p = { nb: nonBlank(m.pointer), size: core(m.pointer), file: Buffer.byteLength(m.pointer, 'utf8') + sep, nul: m.pointer.includes('\0') };
+          p = {
+            nb: nonBlank(m.pointer),
+            size: core(m.pointer),
+            file: Buffer.byteLength(m.pointer, 'utf8') + sep,
+            nul: m.pointer.includes('\0'),
+          };
           pointers.set(m, p);
         }
         if (p.nul) return null;
@@ -267,7 +323,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the same bytes, decoded and cut the same way), without parsing the file or resolving its links:
  * this runs once per section moved, so a full parse here made the stage O(sections × index).
  */
-export function measure(vault: Vault, index: VaultFile, lines: readonly string[]): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
+export function measure(
+  vault: Vault,
+  index: VaultFile,
+  lines: readonly string[],
+): Pick<IndexInfo, 'lines' | 'bytes' | 'maxLines' | 'maxBytes'> {
   count('consolidate.indexMeasures');
   const text = `${lines.join(index.crlf ? '\r\n' : '\n')}${lines.length ? (index.crlf ? '\r\n' : '\n') : ''}`;
   const full = `${index.bom ? '\uFEFF' : ''}${text}`;
@@ -278,12 +338,18 @@ export function measure(vault: Vault, index: VaultFile, lines: readonly string[]
   // index budget is measured on it: the same text here.
   const decoded = plain ? text : decodeBytes(encoder.encode(full)).text;
   const cut = harnessCut(decoded, vault.config.index);
-  return { lines: cut.lines, bytes: cut.size, maxLines: vault.config.index.maxLines, maxBytes: vault.config.index.maxBytes };
+  return {
+    lines: cut.lines,
+    bytes: cut.size,
+    maxLines: vault.config.index.maxLines,
+    maxBytes: vault.config.index.maxBytes,
+  };
 }
 
 export const indexOverflow = defineStage({
   id: 'index-overflow',
-  description: 'Whole sections of an over-budget index move, byte for byte, into topic notes the item creates, one pointer line each; rules and warnings stay above the cut.',
+  description:
+    'Whole sections of an over-budget index move, byte for byte, into topic notes the item creates, one pointer line each; rules and warnings stay above the cut.',
   run({ vault }) {
     return planSplit(vault).items;
   },
@@ -297,198 +363,271 @@ const planCache = new WeakMap<Vault, { items: ItemDraft[]; linesAfter: string[] 
  */
 export function planSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
   let cached = planCache.get(vault);
-  if (!cached) { cached = computeSplit(vault); planCache.set(vault, cached); }
+  if (!cached) {
+    cached = computeSplit(vault);
+    planCache.set(vault, cached);
+  }
   return cached;
 }
 
 function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] | null } {
-    const none = { items: [], linesAfter: null };
-    const info = vault.indexInfo;
-    const index = vault.index;
-    if (!info || !index) return none;
-    const headroom = vault.config.index.headroom;
-    const fits = (i: Pick<IndexInfo, 'lines' | 'maxLines' | 'bytes' | 'maxBytes'>): boolean => i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
-    // Under both limits and not at the cut: the whole index loads today (check's near-budget warns).
-    if (info.lines < info.maxLines * PROPOSE_SHARE && info.bytes < info.maxBytes * PROPOSE_SHARE) return none;
-    const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
-    if (lines.length && lines[lines.length - 1] === '') lines.pop();
-    // The title (a first-line `#` heading) always stays.
-    const first = HEADING.exec(lines[0] ?? '')?.[1] === '#' ? 2 : 1;
-    const raw: RawBlock[] = [];
-    blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), null, raw);
-    const byLine = linkTypesByLine(vault, index, lines.length);
-    const all: Block[] = raw.map((b) => ({ ...b, links: isLinkList(lines, b), score: score(byLine, lines, b, lines.length) }));
-    // Orphans' index lines are not counted here: the orphans stage measures its room after these moves.
-    const orphans: string[] = [];
-    const taken = new Set([...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()));
-    const write = frontmatterWriter(vault);
-    const type = (b: Block): string => {
-      const t = b.score >= 60 ? 'feedback' : 'reference';
-      return vault.config.types.includes(t) ? t : (vault.config.types[0] ?? t);
-    };
-    const titles = new Map<Block, string>();
-    // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
-    const titleOf = (b: Block): string => {
-      let t = titles.get(b);
-      if (t === undefined) {
-        t = titleText(maskSecrets(b.heading ?? lines[b.from - 1]!)) || `lines ${b.from}-${b.to}`;
-        titles.set(b, t);
-      }
-      return t;
-    };
-    /** The last heading of a parent path, as a title. */
-    const parentTitle = (p: string): string => titleText(maskSecrets(p.split(' › ').pop()!));
-    const escape = (t: string): string => t.replace(/[[\]\\]/g, (c) => `\\${c}`);
-    /**
-     * A new note's name from its title: the short stem, else the longer one (titles that differ only
-     * late), else the stem with the index's line numbers: never a bare `-2` beside an existing note.
-     */
-    const fresh = (title: string, b: Block): string => {
-      const short = slug(title);
-      const tries = short ? [short, slug(title, 100), `${short}-lines-${b.from}-${b.to}`] : [`lines-${b.from}-${b.to}`];
-      for (const t of tries) if (!taken.has(`memory-${t}.md`)) { taken.add(`memory-${t}.md`); return `memory-${t}.md`; }
-      let n = 2;
-      while (taken.has(`memory-${tries[0]}-${n}.md`)) n++;
-      taken.add(`memory-${tries[0]}-${n}.md`);
-      return `memory-${tries[0]}-${n}.md`;
-    };
-    /** A list of titles for a pointer or description, cut at a title with how many more there are. */
-    const listOf = (ts: readonly string[], max: number): string => {
-      let list = '';
-      for (let k = 0; k < ts.length; k++) {
-        const next = (list ? `${list}; ` : '') + ts[k]!;
-        if (next.length > max && list) return `${list}; and ${ts.length - k} more`;
-        list = next;
-      }
-      return list;
-    };
-    const noteFor = new Map<string, string>();
-    const moved = new Set<Block>();
-    // A section's own move depends on nothing else: made once (render runs once per section moved).
-    const ownMoves = new Map<Block, Move>();
-    const slices = new Map<Block, string[]>();
-    const linesOf = (b: Block): string[] => {
-      let l = slices.get(b);
-      if (!l) { l = lines.slice(b.from - 1, b.to); slices.set(b, l); }
-      return l;
-    };
-    /**
-     * Where a moved block goes: the subsections of one split section go to one note named after it
-     * (so they still say what they are about); a large top-level section gets a note of its own; the
-     * small top-level ones share one.
-     */
-    const groupOf = (b: Block): string => (b.parent !== null ? `parent:${b.parent}` : b.to - b.from + 1 >= OWN_NOTE_LINES ? `own:${b.from}` : 'more');
-    const render = (): Move[] => {
-      const blocks = [...moved].sort((a, b) => a.from - b.from);
-      const groups = new Map<string, Block[]>();
-      for (const b of blocks) { const g = groupOf(b); groups.set(g, [...(groups.get(g) ?? []), b]); }
-      const moves: Move[] = [];
-      for (const b of blocks) {
-        const g = groupOf(b);
-        const members = groups.get(g)!;
-        if (g.startsWith('own:')) {
-          let move = ownMoves.get(b);
-          if (!move) {
-            const size = b.to - b.from + 1;
-            const title = titleOf(b);
-            let note = noteFor.get(g);
-            if (!note) { note = fresh(title, b); noteFor.set(g, note); }
-            const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
-            move = { from: b.from, lines: linesOf(b), note, frontmatter: write(title, description, type(b)), pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}` };
-            ownMoves.set(b, move);
-          }
-          moves.push(move);
-          continue;
-        }
-        const head = members[0]!;
-        let note = noteFor.get(g);
-        if (!note) { note = g === 'more' ? fresh('more', head) : fresh(parentTitle(head.parent!), head); noteFor.set(g, note); }
-        if (b !== head) { moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' }); continue; }
-        const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
-        const ts = members.map(titleOf);
-        const kind = members.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference';
-        const sections = `${members.length} section${members.length > 1 ? 's' : ''}, ${total} lines`;
-        if (g === 'more') {
-          const description = `Sections moved from ${index.path} (${sections}) to keep the index within its budget: ${listOf(ts, 240)}`;
-          moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: write(`More from ${index.path}`, description, kind), pointer: `- [More from ${index.path}: ${escape(listOf(ts, 500))}](${note}) — ${sections} moved here` });
-          continue;
-        }
-        // The subsections of one section: the note says, by its name and first heading, what they are part of.
-        const path = titleText(maskSecrets(head.parent!), 200);
-        const parent = parentTitle(head.parent!);
-        const description = `Part of "${path}" in ${index.path}, moved to keep the index within its budget (${sections}): ${listOf(ts, 240)}`;
-        const fm = write(parent, description, kind);
-        moves.push({
-          from: b.from, lines: linesOf(b), note,
-          frontmatter: `${fm}# ${path}\n\n`,
-          pointer: `- [${escape(parent)}: ${escape(listOf(ts, 240))}](${note}) — ${sections} moved here`,
-        });
-      }
-      return joinAdjacent(moves);
-    };
-    /** Sections bound for one note with only blank lines between them move as one: no run of blank lines is left behind. */
-    const joinAdjacent = (moves: Move[]): Move[] => {
-      const out: Move[] = [];
-      for (const m of moves) {
-        const prev = out[out.length - 1];
-        const end = prev ? prev.from + prev.lines.length : 0;
-        if (prev && prev.note === m.note && end <= m.from && lines.slice(end - 1, m.from - 1).every((l) => l.trim() === '')) {
-          out[out.length - 1] = { ...prev, lines: lines.slice(prev.from - 1, m.from - 1 + m.lines.length) };
-          continue;
-        }
-        out.push(m);
-      }
-      return out;
-    };
-    const candidate = (moves: readonly Move[]): string[] => {
-      const at = new Map(moves.map((m) => [m.from, m]));
-      const out: string[] = [];
-      for (let i = 1; i <= lines.length; i++) {
-        const m = at.get(i);
-        if (m) { if (m.pointer) out.push(m.pointer); i += m.lines.length - 1; continue; }
-        out.push(lines[i - 1]!);
-      }
-      return [...out, ...orphans];
-    };
-    // Prose before link lists (links keep notes reachable from the index); then least needed first,
-    // in bands, so that a larger section of equal need moves first (fewer notes).
-    const band = (b: Block): number => Math.floor(b.score / 20);
-    const order = all
-      .filter((b) => !b.anchor && (b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200))
-      .sort((a, b) => Number(a.links) - Number(b.links) || band(a) - band(b) || (b.to - b.from) - (a.to - a.from) || b.from - a.from);
-    let after = measure(vault, index, candidate([]));
-    const bound = lowerBound(vault, index, lines, orphans);
-    for (const b of order) {
-      if (fits(after)) break;
-      moved.add(b);
-      const moves = render();
-      // The exact measure reads the whole index: it runs only once the index may fit.
-      const low = bound(moves);
-      after = low && !fits(low) ? low : measure(vault, index, candidate(moves));
+  const none = { items: [], linesAfter: null };
+  const info = vault.indexInfo;
+  const index = vault.index;
+  if (!info || !index) return none;
+  const headroom = vault.config.index.headroom;
+  const fits = (i: Pick<IndexInfo, 'lines' | 'maxLines' | 'bytes' | 'maxBytes'>): boolean =>
+    i.lines <= Math.floor(i.maxLines * headroom) && i.bytes <= Math.floor(i.maxBytes * headroom);
+  // Under both limits and not at the cut: the whole index loads today (check's near-budget warns).
+  if (info.lines < info.maxLines * PROPOSE_SHARE && info.bytes < info.maxBytes * PROPOSE_SHARE) return none;
+  const lines = index.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  // The title (a first-line `#` heading) always stays.
+  const first = HEADING.exec(lines[0] ?? '')?.[1] === '#' ? 2 : 1;
+  const raw: RawBlock[] = [];
+  blocks(lines, first, lines.length, first === 2 ? 1 : 0, Math.floor(info.maxLines * headroom), null, raw);
+  const byLine = linkTypesByLine(vault, index, lines.length);
+  const all: Block[] = raw.map((b) => ({
+    ...b,
+    links: isLinkList(lines, b),
+    score: score(byLine, lines, b, lines.length),
+  }));
+  // Orphans' index lines are not counted here: the orphans stage measures its room after these moves.
+  const orphans: string[] = [];
+  const taken = new Set(
+    [...vault.files.map((f) => f.path.toLowerCase()), ...vault.otherFiles].map((p) => p.toLowerCase()),
+  );
+  const write = frontmatterWriter(vault);
+  const type = (b: Block): string => {
+    const t = b.score >= 60 ? 'feedback' : 'reference';
+    return vault.config.types.includes(t) ? t : (vault.config.types[0] ?? t);
+  };
+  const titles = new Map<Block, string>();
+  // A heading's credential never reaches a title, pointer line or file name (the lines move as they are).
+  const titleOf = (b: Block): string => {
+    let t = titles.get(b);
+    if (t === undefined) {
+      t = titleText(maskSecrets(b.heading ?? lines[b.from - 1]!)) || `lines ${b.from}-${b.to}`;
+      titles.set(b, t);
     }
-    if (!fits(after) && moved.size > 0) after = measure(vault, index, candidate(render()));
-    if (moved.size === 0) return none;
+    return t;
+  };
+  /** The last heading of a parent path, as a title. */
+  const parentTitle = (p: string): string => titleText(maskSecrets(p.split(' › ').pop()!));
+  const escape = (t: string): string => t.replace(/[[\]\\]/g, (c) => `\\${c}`);
+  /**
+   * A new note's name from its title: the short stem, else the longer one (titles that differ only
+   * late), else the stem with the index's line numbers: never a bare `-2` beside an existing note.
+   */
+  const fresh = (title: string, b: Block): string => {
+    const short = slug(title);
+    const tries = short ? [short, slug(title, 100), `${short}-lines-${b.from}-${b.to}`] : [`lines-${b.from}-${b.to}`];
+    for (const t of tries)
+      if (!taken.has(`memory-${t}.md`)) {
+        taken.add(`memory-${t}.md`);
+        return `memory-${t}.md`;
+      }
+    let n = 2;
+    while (taken.has(`memory-${tries[0]}-${n}.md`)) n++;
+    taken.add(`memory-${tries[0]}-${n}.md`);
+    return `memory-${tries[0]}-${n}.md`;
+  };
+  /** A list of titles for a pointer or description, cut at a title with how many more there are. */
+  const listOf = (ts: readonly string[], max: number): string => {
+    let list = '';
+    for (let k = 0; k < ts.length; k++) {
+      const next = (list ? `${list}; ` : '') + ts[k]!;
+      if (next.length > max && list) return `${list}; and ${ts.length - k} more`;
+      list = next;
+    }
+    return list;
+  };
+  const noteFor = new Map<string, string>();
+  const moved = new Set<Block>();
+  // A section's own move depends on nothing else: made once (render runs once per section moved).
+  const ownMoves = new Map<Block, Move>();
+  const slices = new Map<Block, string[]>();
+  const linesOf = (b: Block): string[] => {
+    let l = slices.get(b);
+    if (!l) {
+      l = lines.slice(b.from - 1, b.to);
+      slices.set(b, l);
+    }
+    return l;
+  };
+  /**
+   * Where a moved block goes: the subsections of one split section go to one note named after it
+   * (so they still say what they are about); a large top-level section gets a note of its own; the
+   * small top-level ones share one.
+   */
+  const groupOf = (b: Block): string =>
+    b.parent !== null ? `parent:${b.parent}` : b.to - b.from + 1 >= OWN_NOTE_LINES ? `own:${b.from}` : 'more';
+  const render = (): Move[] => {
+    const blocks = [...moved].sort((a, b) => a.from - b.from);
+    const groups = new Map<string, Block[]>();
+    for (const b of blocks) {
+      const g = groupOf(b);
+      groups.set(g, [...(groups.get(g) ?? []), b]);
+    }
+    const moves: Move[] = [];
+    for (const b of blocks) {
+      const g = groupOf(b);
+      const members = groups.get(g)!;
+      if (g.startsWith('own:')) {
+        let move = ownMoves.get(b);
+        if (!move) {
+          const size = b.to - b.from + 1;
+          const title = titleOf(b);
+          let note = noteFor.get(g);
+          if (!note) {
+            note = fresh(title, b);
+            noteFor.set(g, note);
+          }
+          const description = `Moved from ${index.path} lines ${b.from}-${b.to} (${size} lines) to keep the index within its budget`;
+          move = {
+            from: b.from,
+            lines: linesOf(b),
+            note,
+            frontmatter: write(title, description, type(b)),
+            pointer: `- [${escape(title)}](${note}) — ${size} lines moved here from ${index.path}`,
+          };
+          ownMoves.set(b, move);
+        }
+        moves.push(move);
+        continue;
+      }
+      const head = members[0]!;
+      let note = noteFor.get(g);
+      if (!note) {
+        note = g === 'more' ? fresh('more', head) : fresh(parentTitle(head.parent!), head);
+        noteFor.set(g, note);
+      }
+      if (b !== head) {
+        moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' });
+        continue;
+      }
+      const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
+      const ts = members.map(titleOf);
+      const kind = members.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference';
+      const sections = `${members.length} section${members.length > 1 ? 's' : ''}, ${total} lines`;
+      if (g === 'more') {
+        const description = `Sections moved from ${index.path} (${sections}) to keep the index within its budget: ${listOf(ts, 240)}`;
+        moves.push({
+          from: b.from,
+          lines: linesOf(b),
+          note,
+          frontmatter: write(`More from ${index.path}`, description, kind),
+          pointer: `- [More from ${index.path}: ${escape(listOf(ts, 500))}](${note}) — ${sections} moved here`,
+        });
+        continue;
+      }
+      // The subsections of one section: the note says, by its name and first heading, what they are part of.
+      const path = titleText(maskSecrets(head.parent!), 200);
+      const parent = parentTitle(head.parent!);
+      const description = `Part of "${path}" in ${index.path}, moved to keep the index within its budget (${sections}): ${listOf(ts, 240)}`;
+      const fm = write(parent, description, kind);
+      moves.push({
+        from: b.from,
+        lines: linesOf(b),
+        note,
+        frontmatter: `${fm}# ${path}\n\n`,
+        pointer: `- [${escape(parent)}: ${escape(listOf(ts, 240))}](${note}) — ${sections} moved here`,
+      });
+    }
+    return joinAdjacent(moves);
+  };
+  /** Sections bound for one note with only blank lines between them move as one: no run of blank lines is left behind. */
+  const joinAdjacent = (moves: Move[]): Move[] => {
+    const out: Move[] = [];
+    for (const m of moves) {
+      const prev = out[out.length - 1];
+      const end = prev ? prev.from + prev.lines.length : 0;
+      if (
+        prev &&
+        prev.note === m.note &&
+        end <= m.from &&
+        lines.slice(end - 1, m.from - 1).every((l) => l.trim() === '')
+      ) {
+        out[out.length - 1] = { ...prev, lines: lines.slice(prev.from - 1, m.from - 1 + m.lines.length) };
+        continue;
+      }
+      out.push(m);
+    }
+    return out;
+  };
+  const candidate = (moves: readonly Move[]): string[] => {
+    const at = new Map(moves.map((m) => [m.from, m]));
+    const out: string[] = [];
+    for (let i = 1; i <= lines.length; i++) {
+      const m = at.get(i);
+      if (m) {
+        if (m.pointer) out.push(m.pointer);
+        i += m.lines.length - 1;
+        continue;
+      }
+      out.push(lines[i - 1]!);
+    }
+    return [...out, ...orphans];
+  };
+  // Prose before link lists (links keep notes reachable from the index); then least needed first,
+  // in bands, so that a larger section of equal need moves first (fewer notes).
+  const band = (b: Block): number => Math.floor(b.score / 20);
+  const order = all
+    .filter((b) => !b.anchor && (b.to > b.from || Buffer.byteLength(lines[b.from - 1]!) > 200))
+    .sort(
+      (a, b) =>
+        Number(a.links) - Number(b.links) || band(a) - band(b) || b.to - b.from - (a.to - a.from) || b.from - a.from,
+    );
+  let after = measure(vault, index, candidate([]));
+  const bound = lowerBound(vault, index, lines, orphans);
+  for (const b of order) {
+    if (fits(after)) break;
+    moved.add(b);
     const moves = render();
-    const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
-    const overLines = Math.max(0, info.lines - info.maxLines);
-    const overBytes = Math.max(0, info.bytes - info.maxBytes);
-    const unit = info.measure === 'utf16' ? 'UTF-16 units' : 'bytes';
-    const over = [
-      overLines > 0 ? `${overLines} lines over the ${info.maxLines}-line limit (the last ${overLines} lines never load)` : '',
-      overBytes > 0 ? `${overBytes} ${unit} over the ${info.maxBytes}-${unit} limit (the text past it never loads)` : '',
-    ].filter(Boolean);
-    const why = `${index.path} reads ${info.lines} lines and ${info.bytes} ${unit}: ${over.length ? over.join('; ') : `under both limits but at ${Math.round(100 * Math.max(info.lines / info.maxLines, info.bytes / info.maxBytes))}% of one`}. After the moves: ${after.lines} lines, ${after.bytes} ${unit}.`;
-    return { linesAfter: candidate(moves), items: [{
-      kind: 'index-overflow',
-      paths: [index.path],
-      evidence: {
-        why, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, overLines, overBytes, headroom,
-        linesAfter: after.lines, bytesAfter: after.bytes, fits: fits(after), lostEntries: info.lostEntries.length,
-        moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
-        kept: kept.slice(0, 20),
+    // The exact measure reads the whole index: it runs only once the index may fit.
+    const low = bound(moves);
+    after = low && !fits(low) ? low : measure(vault, index, candidate(moves));
+  }
+  if (!fits(after) && moved.size > 0) after = measure(vault, index, candidate(render()));
+  if (moved.size === 0) return none;
+  const moves = render();
+  const kept = all.filter((b) => !moved.has(b) && b.heading).map((b) => b.heading);
+  const overLines = Math.max(0, info.lines - info.maxLines);
+  const overBytes = Math.max(0, info.bytes - info.maxBytes);
+  const unit = info.measure === 'utf16' ? 'UTF-16 units' : 'bytes';
+  const over = [
+    overLines > 0
+      ? `${overLines} lines over the ${info.maxLines}-line limit (the last ${overLines} lines never load)`
+      : '',
+    overBytes > 0 ? `${overBytes} ${unit} over the ${info.maxBytes}-${unit} limit (the text past it never loads)` : '',
+  ].filter(Boolean);
+  const why = `${index.path} reads ${info.lines} lines and ${info.bytes} ${unit}: ${over.length ? over.join('; ') : `under both limits but at ${Math.round(100 * Math.max(info.lines / info.maxLines, info.bytes / info.maxBytes))}% of one`}. After the moves: ${after.lines} lines, ${after.bytes} ${unit}.`;
+  return {
+    linesAfter: candidate(moves),
+    items: [
+      {
+        kind: 'index-overflow',
+        paths: [index.path],
+        evidence: {
+          why,
+          lines: info.lines,
+          bytes: info.bytes,
+          maxLines: info.maxLines,
+          maxBytes: info.maxBytes,
+          overLines,
+          overBytes,
+          headroom,
+          linesAfter: after.lines,
+          bytesAfter: after.bytes,
+          fits: fits(after),
+          lostEntries: info.lostEntries.length,
+          moved: moves.map((m) => ({ lines: `${m.from}-${m.from + m.lines.length - 1}`, note: m.note })),
+          kept: kept.slice(0, 20),
+        },
+        suggestion: 'split-index',
+        action: { type: 'split-index', file: index.path, moves },
+        dependsOnManifest: true,
       },
-      suggestion: 'split-index',
-      action: { type: 'split-index', file: index.path, moves },
-      dependsOnManifest: true,
-    }] };
+    ],
+  };
 }

@@ -9,7 +9,22 @@ import { indexOverflow } from './index-overflow.js';
 import { storeOverflow } from './store-overflow.js';
 import { danglingLinks, orphans } from './vault-items.js';
 
-export const STAGES: readonly Stage[] = [indexOverflow, danglingLinks, orphans, deadReferences, nearDuplicates, contradictions, incidents, notMemory];
+export const STAGES: readonly Stage[] = [
+  indexOverflow,
+  danglingLinks,
+  orphans,
+  deadReferences,
+  nearDuplicates,
+  contradictions,
+  incidents,
+  notMemory,
+];
 
 /** A Hermes store has no index, catalog or links: its entries are compared and checked. */
-export const HERMES_STAGES: readonly Stage[] = [storeOverflow, deadReferences, nearDuplicates, contradictions, notMemory];
+export const HERMES_STAGES: readonly Stage[] = [
+  storeOverflow,
+  deadReferences,
+  nearDuplicates,
+  contradictions,
+  notMemory,
+];

@@ -5,22 +5,33 @@ import { defineStage, type ItemDraft } from '../stage.js';
 export { differsInDigitsOrNegation } from '../../similarity/features.js';
 
 function find(parent: number[], x: number): number {
-  while (parent[x] !== x) { parent[x] = parent[parent[x]!]!; x = parent[x]!; }
+  while (parent[x] !== x) {
+    parent[x] = parent[parent[x]!]!;
+    x = parent[x]!;
+  }
   return x;
 }
 
 export default defineStage({
   id: 'near-duplicates',
-  description: 'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
+  description:
+    'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
   run(ctx) {
     // A note's tokens are computed once here, not once per pair it is in.
     const tokens = new Map<number, readonly string[]>();
     const tokensOf = (i: number): readonly string[] => {
       let t = tokens.get(i);
-      if (!t) { t = ctx.features[i]!.tokens(); tokens.set(i, t); }
+      if (!t) {
+        t = ctx.features[i]!.tokens();
+        tokens.set(i, t);
+      }
       return t;
     };
-    const merging = ctx.pairs.filter((p) => isSimilar(p) && !differsInDigitsOrNegation(tokensOf(p.a), tokensOf(p.b), { sameStatement: p.jaccard >= SIMILAR.jaccard }));
+    const merging = ctx.pairs.filter(
+      (p) =>
+        isSimilar(p) &&
+        !differsInDigitsOrNegation(tokensOf(p.a), tokensOf(p.b), { sameStatement: p.jaccard >= SIMILAR.jaccard }),
+    );
     const parent = ctx.features.map((_, i) => i);
     for (const p of merging) parent[find(parent, p.a)] = find(parent, p.b);
     const clusters = new Map<number, number[]>();
@@ -35,8 +46,12 @@ export default defineStage({
       if (members.length < 2) continue;
       const notes = members.map((i) => ctx.features[i]!.note);
       // Keep the note others rely on: most inbound links, then the longest, then the first path.
-      const keep = [...notes].sort((x, y) =>
-        (ctx.inbound.get(y.path) ?? 0) - (ctx.inbound.get(x.path) ?? 0) || y.text.length - x.text.length || (x.path < y.path ? -1 : 1))[0]!;
+      const keep = [...notes].sort(
+        (x, y) =>
+          (ctx.inbound.get(y.path) ?? 0) - (ctx.inbound.get(x.path) ?? 0) ||
+          y.text.length - x.text.length ||
+          (x.path < y.path ? -1 : 1),
+      )[0]!;
       const k = members[notes.indexOf(keep)]!;
       // A merge retires only notes that are near-duplicates of the kept one itself (not through a third
       // note: clusters are transitive) and whose text the kept one mostly holds: near-identical both ways,
@@ -44,18 +59,26 @@ export default defineStage({
       const direct = merging.filter((p) => {
         const other = p.a === k ? p.b : p.b === k ? p.a : -1;
         if (other < 0) return false;
-        return p.jaccard >= THRESHOLDS.duplicate || ctx.features[other]!.shingles.length <= ctx.features[k]!.shingles.length;
+        return (
+          p.jaccard >= THRESHOLDS.duplicate || ctx.features[other]!.shingles.length <= ctx.features[k]!.shingles.length
+        );
       });
       if (direct.length === 0) continue;
       const pairs = direct.map((p) => ({
-        a: ctx.features[p.a]!.note.path, b: ctx.features[p.b]!.note.path, jaccard: p.jaccard, containment: p.containment,
+        a: ctx.features[p.a]!.note.path,
+        b: ctx.features[p.b]!.note.path,
+        jaccard: p.jaccard,
+        containment: p.containment,
       }));
       const similarity = Math.max(...pairs.map((p) => Math.max(p.jaccard, p.containment)));
       const retire = direct.map((p) => ctx.features[p.a === k ? p.b : p.a]!.note.path).sort();
       // What the retired notes say that the kept one does not is carried into the kept note's body, so
       // approving the merge loses no text (the reviewer sees and can edit the merged body).
       const byPath = new Map(notes.map((n) => [n.path, n]));
-      const carried = unheldUnits(keep, retire.map((path) => ({ from: path, view: byPath.get(path)! })));
+      const carried = unheldUnits(
+        keep,
+        retire.map((path) => ({ from: path, view: byPath.get(path)! })),
+      );
       items.push({
         kind: 'near-duplicate',
         paths: [keep.path, ...retire],

@@ -21,7 +21,8 @@ import { RULE_LINE } from './index-overflow.js';
 
 const normalize = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
 /** What the user likes or wants: with rules and warnings, the last to move out. */
-const PREFERENCE = /\b(prefers?|preferred|preferences?|likes?|dislikes?|wants?|hates?|favou?rite|expects?)\b|喜欢|偏好|希望/i;
+const PREFERENCE =
+  /\b(prefers?|preferred|preferences?|likes?|dislikes?|wants?|hates?|favou?rite|expects?)\b|喜欢|偏好|希望/i;
 /** The store's archive: beside the store, a file Hermes never loads, so it costs no budget. */
 export const archiveOf = (store: string): string => store.replace(/\.md$/i, '-archive.md');
 /** A store keeps at least this many entries: fewer is not a store any more (and it keeps its `§` lines). */
@@ -31,7 +32,8 @@ const preview = (t: string): string => t.replace(/\s+/g, ' ').slice(0, 100);
 
 export const storeOverflow = defineStage({
   id: 'store-overflow',
-  description: 'Hermes stores over budget: exact duplicates, then near duplicates merged without losing a sentence, then the oldest entries (rules, warnings and preferences last) moved to the store\'s archive, until the store fits with headroom.',
+  description:
+    "Hermes stores over budget: exact duplicates, then near duplicates merged without losing a sentence, then the oldest entries (rules, warnings and preferences last) moved to the store's archive, until the store fits with headroom.",
   run(ctx) {
     const { vault } = ctx;
     const items: ItemDraft[] = [];
@@ -48,7 +50,12 @@ export const storeOverflow = defineStage({
       const fits = (): boolean => charsNow() <= target;
       /** Entries one item already acts on: no other item touches them. */
       const touched = new Set<number>();
-      const base = { file: store.file, units: 'characters (code points of the entries Hermes loads, joined by "\\n§\\n")', maxChars: store.maxChars, target };
+      const base = {
+        file: store.file,
+        units: 'characters (code points of the entries Hermes loads, joined by "\\n§\\n")',
+        maxChars: store.maxChars,
+        target,
+      };
 
       // 1. Exact duplicates: the earlier copy goes; the latest stays.
       const last = new Map<string, number>();
@@ -67,7 +74,15 @@ export const storeOverflow = defineStage({
         items.push({
           kind: 'store-overflow',
           paths: dupes.map((d) => entryRef(store.file, d.entry)),
-          evidence: { ...base, step: 'exact duplicates', chars: before1, charsAfter: after, saves: before1 - after, fits: after <= store.maxChars, entries: dupes.map((d) => ({ ...d, text: preview(store.entries[d.entry - 1]!.text) })) },
+          evidence: {
+            ...base,
+            step: 'exact duplicates',
+            chars: before1,
+            charsAfter: after,
+            saves: before1 - after,
+            fits: after <= store.maxChars,
+            entries: dupes.map((d) => ({ ...d, text: preview(store.entries[d.entry - 1]!.text) })),
+          },
           suggestion: 'retire',
           action: { type: 'retire', retire: dupes.map((d) => entryRef(store.file, d.entry)) },
         });
@@ -76,9 +91,19 @@ export const storeOverflow = defineStage({
       // 2. Near duplicates: the shorter entry merges into the longer, keeping its missing sentences.
       const near = ctx.pairs
         .filter((p) => p.jaccard >= THRESHOLDS.duplicate || p.containment >= THRESHOLDS.entryContained)
-        .map((p) => ({ p, a: parseEntryPath(ctx.notes[p.a]!.path), b: parseEntryPath(ctx.notes[p.b]!.path), score: Math.max(p.jaccard, p.containment) }))
+        .map((p) => ({
+          p,
+          a: parseEntryPath(ctx.notes[p.a]!.path),
+          b: parseEntryPath(ctx.notes[p.b]!.path),
+          score: Math.max(p.jaccard, p.containment),
+        }))
         .filter((x) => x.a?.file === store.file && x.b?.file === store.file)
-        .filter((x) => !differsInDigitsOrNegation(ctx.features[x.p.a]!.tokens(), ctx.features[x.p.b]!.tokens(), { sameStatement: x.p.jaccard >= SIMILAR.jaccard }))
+        .filter(
+          (x) =>
+            !differsInDigitsOrNegation(ctx.features[x.p.a]!.tokens(), ctx.features[x.p.b]!.tokens(), {
+              sameStatement: x.p.jaccard >= SIMILAR.jaccard,
+            }),
+        )
         .sort((x, y) => y.score - x.score || x.a!.entry - y.a!.entry || x.b!.entry - y.b!.entry);
       for (const x of near) {
         if (fits()) break;
@@ -93,20 +118,36 @@ export const storeOverflow = defineStage({
         remove.add(short.index);
         if (body !== long.text) replace.set(long.index, body);
         const after = charsNow();
-        if (after >= before) { remove.delete(short.index); replace.delete(long.index); continue; }
+        if (after >= before) {
+          remove.delete(short.index);
+          replace.delete(long.index);
+          continue;
+        }
         touched.add(short.index).add(long.index);
         items.push({
           kind: 'store-overflow',
           paths: [entryRef(store.file, long.index), entryRef(store.file, short.index)],
           evidence: {
-            ...base, step: 'near duplicates', chars: before, charsAfter: after, saves: before - after, fits: after <= store.maxChars,
-            similarity: x.score, jaccard: x.p.jaccard, containment: x.p.containment,
+            ...base,
+            step: 'near duplicates',
+            chars: before,
+            charsAfter: after,
+            saves: before - after,
+            fits: after <= store.maxChars,
+            similarity: x.score,
+            jaccard: x.p.jaccard,
+            containment: x.p.containment,
             kept: { entry: long.index, text: preview(long.text) },
             merged: { entry: short.index, text: preview(short.text) },
             sentencesAdded: added,
           },
           suggestion: 'merge',
-          action: { type: 'merge', into: entryRef(store.file, long.index), retire: [entryRef(store.file, short.index)], ...(body !== long.text ? { body } : {}) },
+          action: {
+            type: 'merge',
+            into: entryRef(store.file, long.index),
+            retire: [entryRef(store.file, short.index)],
+            ...(body !== long.text ? { body } : {}),
+          },
         });
       }
 
@@ -114,13 +155,20 @@ export const storeOverflow = defineStage({
       // are the oldest); rules, warnings and user preferences only after every other entry.
       if (fits()) continue;
       const valued = (e: HermesEntry): boolean => RULE_LINE.test(e.text) || PREFERENCE.test(e.text);
-      const order = store.entries.filter((e) => !touched.has(e.index) && !remove.has(e.index)).sort((x, y) => Number(valued(x)) - Number(valued(y)) || x.index - y.index);
+      const order = store.entries
+        .filter((e) => !touched.has(e.index) && !remove.has(e.index))
+        .sort((x, y) => Number(valued(x)) - Number(valued(y)) || x.index - y.index);
       const before3 = charsNow();
       const moved: { entry: number; why: string }[] = [];
       for (const e of order) {
         if (fits() || store.entries.length - remove.size <= MIN_KEPT) break;
         remove.add(e.index);
-        moved.push({ entry: e.index, why: valued(e) ? 'a rule, warning or preference: moved only because the store does not fit without it' : 'oldest of the entries left' });
+        moved.push({
+          entry: e.index,
+          why: valued(e)
+            ? 'a rule, warning or preference: moved only because the store does not fit without it'
+            : 'oldest of the entries left',
+        });
       }
       if (moved.length === 0) continue;
       const after3 = charsNow();
@@ -130,8 +178,19 @@ export const storeOverflow = defineStage({
         kind: 'store-overflow',
         paths: [...refs, archive],
         evidence: {
-          ...base, step: 'move to the archive', archive, archiveExists: vault.byPath.has(archive), chars: before3, charsAfter: after3, saves: before3 - after3, fits: after3 <= store.maxChars,
-          entries: moved.map((m) => ({ ...m, chars: codePoints(store.entries[m.entry - 1]!.text), text: preview(store.entries[m.entry - 1]!.text) })),
+          ...base,
+          step: 'move to the archive',
+          archive,
+          archiveExists: vault.byPath.has(archive),
+          chars: before3,
+          charsAfter: after3,
+          saves: before3 - after3,
+          fits: after3 <= store.maxChars,
+          entries: moved.map((m) => ({
+            ...m,
+            chars: codePoints(store.entries[m.entry - 1]!.text),
+            text: preview(store.entries[m.entry - 1]!.text),
+          })),
         },
         suggestion: 'retire',
         action: { type: 'retire', retire: refs, to: archive },
@@ -146,7 +205,11 @@ export const storeOverflow = defineStage({
  * home of "what a merge would lose"), or null when the shorter entry holds text outside its units
  * (sentences, code blocks, table rows): merging could lose it.
  */
-function mergedText(long: HermesEntry, longView: BodyView, shortView: BodyView): { body: string; added: number } | null {
+function mergedText(
+  long: HermesEntry,
+  longView: BodyView,
+  shortView: BodyView,
+): { body: string; added: number } | null {
   let rest = normalize(shortView.text.slice(shortView.bodyOffset));
   for (const u of units(shortView)) {
     const at = rest.indexOf(normalize(u.text));

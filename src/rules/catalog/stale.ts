@@ -13,7 +13,8 @@ export default defineRule({
       fix: 'Run `memlint catalog --write`.',
     },
     messages: {
-      stale: '{file} is stale ({missing} note lines missing or changed, {extra} outdated); run `memlint catalog --write`',
+      stale:
+        '{file} is stale ({missing} note lines missing or changed, {extra} outdated); run `memlint catalog --write`',
       absent: '{file} does not exist; run `memlint catalog --write`',
     },
   },
@@ -21,7 +22,8 @@ export default defineRule({
     const file = vault.catalog;
     const name = vault.config.catalog.file;
     if (!file) {
-      if (vault.config.catalog.required && vault.notes.length > 0) report({ messageId: 'absent', file: name, line: 1, column: 1, data: { file: name } });
+      if (vault.config.catalog.required && vault.notes.length > 0)
+        report({ messageId: 'absent', file: name, line: 1, column: 1, data: { file: name } });
       return;
     }
     const expected = buildCatalog(vault);
@@ -32,6 +34,12 @@ export default defineRule({
     const missing = [...want].filter((l) => !haveSet.has(l)).length;
     const extra = [...haveSet].filter((l) => !want.has(l)).length;
     const firstDiff = expected.split('\n').findIndex((l, i) => have[i] !== l);
-    report({ messageId: 'stale', file, line: Math.max(1, firstDiff + 1), column: 1, data: { file: file.path, missing, extra } });
+    report({
+      messageId: 'stale',
+      file,
+      line: Math.max(1, firstDiff + 1),
+      column: 1,
+      data: { file: file.path, missing, extra },
+    });
   },
 });

@@ -20,6 +20,12 @@ export default defineRule({
   checkFile(file, { report }) {
     const p = file.problem;
     if (!p) return;
-    report({ messageId: p.kind, file, offset: p.offset, severity: p.kind === 'too-large' ? 'warning' : 'error', data: { detail: p.detail } });
+    report({
+      messageId: p.kind,
+      file,
+      offset: p.offset,
+      severity: p.kind === 'too-large' ? 'warning' : 'error',
+      data: { detail: p.detail },
+    });
   },
 });

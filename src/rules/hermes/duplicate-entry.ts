@@ -19,9 +19,18 @@ export default defineRule({
       const seen = new Map<string, number>();
       for (const e of s.entries) {
         const first = seen.get(e.sha256);
-        if (first === undefined) { seen.set(e.sha256, e.index); continue; }
+        if (first === undefined) {
+          seen.set(e.sha256, e.index);
+          continue;
+        }
         const firstEntry = s.entries[first - 1]!;
-        report({ messageId: 'dup', file, offset: e.offset, data: { entry: e.index, first }, related: [{ file: s.file, line: firstEntry.line, column: 1, message: 'first written here' }] });
+        report({
+          messageId: 'dup',
+          file,
+          offset: e.offset,
+          data: { entry: e.index, first },
+          related: [{ file: s.file, line: firstEntry.line, column: 1, message: 'first written here' }],
+        });
       }
     }
   },

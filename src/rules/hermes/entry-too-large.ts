@@ -18,7 +18,8 @@ export default defineRule({
       const file = vault.byPath.get(s.file)!;
       for (const e of s.entries) {
         const chars = [...e.text].length;
-        if (chars > s.maxChars) report({ messageId: 'large', file, offset: e.offset, data: { entry: e.index, chars, max: s.maxChars } });
+        if (chars > s.maxChars)
+          report({ messageId: 'large', file, offset: e.offset, data: { entry: e.index, chars, max: s.maxChars } });
       }
     }
   },

@@ -17,7 +17,13 @@ export default defineRule({
     const share = vault.config.hermes.nearBudget;
     for (const s of vault.stores) {
       if (s.chars > s.maxChars || s.chars <= s.maxChars * share) continue;
-      report({ messageId: 'near', file: vault.byPath.get(s.file)!, line: 1, column: 1, data: { file: s.file, chars: s.chars, max: s.maxChars, pct: Math.round((s.chars / s.maxChars) * 100) } });
+      report({
+        messageId: 'near',
+        file: vault.byPath.get(s.file)!,
+        line: 1,
+        column: 1,
+        data: { file: s.file, chars: s.chars, max: s.maxChars, pct: Math.round((s.chars / s.maxChars) * 100) },
+      });
     }
   },
 });

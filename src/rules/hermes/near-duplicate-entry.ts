@@ -22,11 +22,17 @@ export default defineRule({
       for (let i = 0; i < s.entries.length; i++) {
         for (let j = 0; j < i; j++) {
           if (s.entries[i]!.sha256 === s.entries[j]!.sha256) continue; // hermes/duplicate-entry
-          const a = sets[i]!, b = sets[j]!;
+          const a = sets[i]!,
+            b = sets[j]!;
           if (Math.min(a.length, b.length) < 4) continue;
           const sim = similarity(a, b).score;
           if (sim < THRESHOLDS.duplicate) continue;
-          report({ messageId: 'near', file, offset: s.entries[i]!.offset, data: { entry: i + 1, other: j + 1, similarity: Math.round(sim * 100) / 100 } });
+          report({
+            messageId: 'near',
+            file,
+            offset: s.entries[i]!.offset,
+            data: { entry: i + 1, other: j + 1, similarity: Math.round(sim * 100) / 100 },
+          });
           break;
         }
       }

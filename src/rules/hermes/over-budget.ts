@@ -17,7 +17,13 @@ export default defineRule({
     for (const s of vault.stores) {
       if (s.chars <= s.maxChars) continue;
       const file = vault.byPath.get(s.file)!;
-      report({ messageId: 'over', file, line: 1, column: 1, data: { file: s.file, chars: s.chars, max: s.maxChars, entries: s.entries.length } });
+      report({
+        messageId: 'over',
+        file,
+        line: 1,
+        column: 1,
+        data: { file: s.file, chars: s.chars, max: s.maxChars, entries: s.entries.length },
+      });
     }
   },
 });

@@ -4,7 +4,8 @@ import { defineRule } from '../types.js';
 export default defineRule({
   id: 'hermes/shape',
   meta: {
-    description: 'Where Hermes reads a store differently than it looks: no § separators, an inline §, a BOM, headings or banners taken as entries.',
+    description:
+      'Where Hermes reads a store differently than it looks: no § separators, an inline §, a BOM, headings or banners taken as entries.',
     severity: 'warning',
     escalates: true,
     tags: ['hermes'],
@@ -26,16 +27,19 @@ export default defineRule({
       const text = file.text;
       if (!hasSeparatorLine(text)) {
         const paragraphs = text.split(/\n\s*\n/).filter((p) => p.trim()).length;
-        if (paragraphs > 1) report({ messageId: 'no-separator', file, line: 1, column: 1, data: { file: s.file, paragraphs } });
+        if (paragraphs > 1)
+          report({ messageId: 'no-separator', file, line: 1, column: 1, data: { file: s.file, paragraphs } });
       }
-      if (file.bom && s.entries.length) report({ messageId: 'bom', file, line: 1, column: 1, severity: 'error', data: { file: s.file } });
+      if (file.bom && s.entries.length)
+        report({ messageId: 'bom', file, line: 1, column: 1, severity: 'error', data: { file: s.file } });
       for (const m of text.matchAll(/[^\n\r]§|§[^\n\r]/g)) {
         const at = m[0].startsWith('§') ? m.index : m.index + 1;
         if (hasSeparatorLine(text.slice(Math.max(0, at - 2), at + 3))) continue;
         report({ messageId: 'inline', file, offset: at });
       }
       for (const e of s.entries) {
-        if (/^(#{1,6}\s.*|[=\-*_~#]{3,}.*|.*[=\-*_~#]{5,})$/.test(e.text) && !e.text.includes('\n')) report({ messageId: 'heading', file, offset: e.offset, data: { entry: e.index } });
+        if (/^(#{1,6}\s.*|[=\-*_~#]{3,}.*|.*[=\-*_~#]{5,})$/.test(e.text) && !e.text.includes('\n'))
+          report({ messageId: 'heading', file, offset: e.offset, data: { entry: e.index } });
       }
     }
   },

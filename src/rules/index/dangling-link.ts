@@ -23,11 +23,26 @@ export default defineRule({
         if (link.kind === 'mention') continue;
         if (link.resolution === 'missing') {
           report({
-            messageId: 'missing', file, offset: link.offset, length: link.length,
-            data: { target: link.target, shown: link.kind === 'wikilink' ? `[[${link.target}]]` : link.target, suggestion: link.suggestion, hint: link.suggestion ? ` (did you mean ${link.suggestion}?)` : '' },
+            messageId: 'missing',
+            file,
+            offset: link.offset,
+            length: link.length,
+            data: {
+              target: link.target,
+              shown: link.kind === 'wikilink' ? `[[${link.target}]]` : link.target,
+              suggestion: link.suggestion,
+              hint: link.suggestion ? ` (did you mean ${link.suggestion}?)` : '',
+            },
           });
         } else if (link.resolution === 'outside' && /\.md(#.*)?$/i.test(link.target)) {
-          report({ messageId: 'outside', file, offset: link.offset, length: link.length, severity: 'warning', data: { target: link.target } });
+          report({
+            messageId: 'outside',
+            file,
+            offset: link.offset,
+            length: link.length,
+            severity: 'warning',
+            data: { target: link.target },
+          });
         }
       }
     }

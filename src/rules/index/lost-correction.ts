@@ -4,11 +4,16 @@ import { defineRule } from '../types.js';
 import { linesConflict, subjectWords, viewLine, type LineConflict, type Viewed } from './contradiction.js';
 
 /** Each lost entry paired with the first loaded entry it contradicts (an inverted index on subject words: no all-pairs scan). */
-export function lostCorrections(loaded: readonly IndexEntry[], lost: readonly IndexEntry[]): { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] {
+export function lostCorrections(
+  loaded: readonly IndexEntry[],
+  lost: readonly IndexEntry[],
+): { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] {
   if (!lost.length || !loaded.length) return [];
   const views = loaded.map((e) => viewLine(e.text));
   const byWord = new Map<string, number[]>();
-  views.forEach((v, i) => { for (const w of subjectWords(v)) (byWord.get(w) ?? byWord.set(w, []).get(w)!).push(i); });
+  views.forEach((v, i) => {
+    for (const w of subjectWords(v)) (byWord.get(w) ?? byWord.set(w, []).get(w)!).push(i);
+  });
   const out: { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] = [];
   for (const e of lost) {
     const v: Viewed = viewLine(e.text);
@@ -17,7 +22,10 @@ export function lostCorrections(loaded: readonly IndexEntry[], lost: readonly In
     for (const i of [...candidates].sort((a, b) => a - b)) {
       count('index.lostCorrectionPairs');
       const conflict = linesConflict(v, views[i]!);
-      if (conflict) { out.push({ lost: e, loaded: loaded[i]!, conflict }); break; }
+      if (conflict) {
+        out.push({ lost: e, loaded: loaded[i]!, conflict });
+        break;
+      }
     }
   }
   return out;
@@ -48,9 +56,26 @@ export default defineRule({
     const loaded = info.entries.filter((e) => e.line < cut);
     for (const c of lostCorrections(loaded, info.lostEntries)) {
       report({
-        messageId: 'lost', file: vault.index, line: c.lost.line, column: 1,
-        data: { line: c.lost.line, loadedLine: c.loaded.line, lostText: c.lost.text.trim().slice(0, 80), loadedText: c.loaded.text.trim(), detail: c.conflict.detail, kind: c.conflict.kind },
-        related: [{ file: info.file, line: c.loaded.line, column: 1, message: 'still loaded: the statement the lost line corrects' }],
+        messageId: 'lost',
+        file: vault.index,
+        line: c.lost.line,
+        column: 1,
+        data: {
+          line: c.lost.line,
+          loadedLine: c.loaded.line,
+          lostText: c.lost.text.trim().slice(0, 80),
+          loadedText: c.loaded.text.trim(),
+          detail: c.conflict.detail,
+          kind: c.conflict.kind,
+        },
+        related: [
+          {
+            file: info.file,
+            line: c.loaded.line,
+            column: 1,
+            message: 'still loaded: the statement the lost line corrects',
+          },
+        ],
       });
     }
   },

@@ -15,6 +15,12 @@ export default defineRule({
   },
   check({ vault, report }) {
     if (vault.index || vault.notes.length === 0) return;
-    report({ messageId: 'missing', file: vault.config.index.file, line: 1, column: 1, data: { file: vault.config.index.file, notes: vault.notes.length } });
+    report({
+      messageId: 'missing',
+      file: vault.config.index.file,
+      line: 1,
+      column: 1,
+      data: { file: vault.config.index.file, notes: vault.notes.length },
+    });
   },
 });

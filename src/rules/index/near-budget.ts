@@ -29,8 +29,15 @@ export default defineRule({
       line: 1,
       column: 1,
       data: {
-        file: info.file, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, measure: info.measure, unit: unitName(info.measure),
-        linePct: Math.round(lineShare * 100), bytePct: Math.round(byteShare * 100),
+        file: info.file,
+        lines: info.lines,
+        bytes: info.bytes,
+        maxLines: info.maxLines,
+        maxBytes: info.maxBytes,
+        measure: info.measure,
+        unit: unitName(info.measure),
+        linePct: Math.round(lineShare * 100),
+        bytePct: Math.round(byteShare * 100),
       },
     });
   },

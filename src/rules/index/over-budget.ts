@@ -27,8 +27,16 @@ export default defineRule({
       line: info.cutLine ?? info.loadedLines + 1,
       column: 1,
       data: {
-        file: info.file, lines: info.lines, bytes: info.bytes, maxLines: info.maxLines, maxBytes: info.maxBytes, measure: info.measure, unit: unitName(info.measure),
-        loadedLines: info.loadedLines, lost: info.lostEntries.length, lostTargets: info.lostEntries.map((e) => e.target),
+        file: info.file,
+        lines: info.lines,
+        bytes: info.bytes,
+        maxLines: info.maxLines,
+        maxBytes: info.maxBytes,
+        measure: info.measure,
+        unit: unitName(info.measure),
+        loadedLines: info.loadedLines,
+        lost: info.lostEntries.length,
+        lostTargets: info.lostEntries.map((e) => e.target),
       },
     });
   },

@@ -29,7 +29,10 @@ function readSmall(path: string): string | null {
 
 function rulesIn(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.md')).sort().map((n) => join(dir, n));
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => join(dir, n));
   } catch {
     return [];
   }
@@ -60,7 +63,10 @@ export function contextFiles(vault: Vault, home: string | null, chosenRoot?: str
     seen.add(p);
     const text = readSmall(p);
     if (text === null) continue;
-    const label = home && p.startsWith(home + sep) ? `~/${relative(home, p).split(sep).join('/')}` : relative(vault.root, p).split(sep).join('/');
+    const label =
+      home && p.startsWith(home + sep)
+        ? `~/${relative(home, p).split(sep).join('/')}`
+        : relative(vault.root, p).split(sep).join('/');
     out.push({ label, absPath: p, text });
   }
   return out;

@@ -6,7 +6,12 @@ import { linesOf, unitsOf, type Unit } from './units.js';
 const optionsSchema = lazySchema((z) =>
   z
     .object({
-      minChars: z.number().int().positive().default(1200).describe('Characters of code, logs, traces and tables a note must hold to be reported.'),
+      minChars: z
+        .number()
+        .int()
+        .positive()
+        .default(1200)
+        .describe('Characters of code, logs, traces and tables a note must hold to be reported.'),
       minShare: z.number().gt(0).lte(1).default(0.6).describe('Share of the body those lines must make up.'),
     })
     .strict(),
@@ -18,8 +23,10 @@ const DEFAULTS: Options = { minChars: 1200, minShare: 0.6 };
 export type DumpKind = 'code' | 'log' | 'trace' | 'table';
 
 const TABLE = /^\s*\|.*\|\s*$/;
-const LOG = /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|\d{2}:\d{2}:\d{2}[.,]\d{3}\s)/;
-const TRACE = /^\s*(?:at [\w$.<>[\]/-]+ ?\(?[^)]*:\d+(?::\d+)?\)?$|File "[^"]+", line \d+|Traceback \(most recent call last\)|\w+(?:\.\w+)*(?:Error|Exception): |goroutine \d+ \[|#\d+ 0x[0-9a-f]+ in )/;
+const LOG =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|\d{2}:\d{2}:\d{2}[.,]\d{3}\s)/;
+const TRACE =
+  /^\s*(?:at [\w$.<>[\]/-]+ ?\(?[^)]*:\d+(?::\d+)?\)?$|File "[^"]+", line \d+|Traceback \(most recent call last\)|\w+(?:\.\w+)*(?:Error|Exception): |goroutine \d+ \[|#\d+ 0x[0-9a-f]+ in )/;
 
 export interface DumpMeasure {
   readonly chars: number;
@@ -33,17 +40,25 @@ export interface DumpMeasure {
 export function measureDump(u: Unit): DumpMeasure {
   const blocks = u.codeRanges.filter(([s, e]) => u.file.text.slice(s, e).includes('\n'));
   const kinds: Record<DumpKind, number> = { code: 0, log: 0, trace: 0, table: 0 };
-  let chars = 0, dumpChars = 0, first = -1, b = 0;
+  let chars = 0,
+    dumpChars = 0,
+    first = -1,
+    b = 0;
   for (const line of linesOf(u)) {
     const len = line.text.trim().length;
     if (len === 0) continue;
     chars += len;
     while (b < blocks.length && blocks[b]![1] <= line.start) b++;
     const block = blocks[b];
-    const kind: DumpKind | null = TRACE.test(line.text) ? 'trace'
-      : LOG.test(line.text) ? 'log'
-        : block && block[0] <= line.start && line.start < block[1] ? 'code'
-          : TABLE.test(line.text) ? 'table' : null;
+    const kind: DumpKind | null = TRACE.test(line.text)
+      ? 'trace'
+      : LOG.test(line.text)
+        ? 'log'
+        : block && block[0] <= line.start && line.start < block[1]
+          ? 'code'
+          : TABLE.test(line.text)
+            ? 'table'
+            : null;
     if (!kind) continue;
     kinds[kind] += len;
     dumpChars += len;
@@ -59,7 +74,11 @@ export function isDump(m: DumpMeasure, o: Options): boolean {
 export const DUMP_DEFAULTS: Options = DEFAULTS;
 
 const describeKinds = (m: DumpMeasure): string =>
-  (Object.entries(m.kinds) as [DumpKind, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([k]) => (k === 'log' ? 'log lines' : k === 'trace' ? 'stack traces' : k === 'table' ? 'tables' : k)).join(', ');
+  (Object.entries(m.kinds) as [DumpKind, number][])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k]) => (k === 'log' ? 'log lines' : k === 'trace' ? 'stack traces' : k === 'table' ? 'tables' : k))
+    .join(', ');
 
 export function dumpsIn(units: readonly Unit[], o: Options): { unit: Unit; m: DumpMeasure }[] {
   const out: { unit: Unit; m: DumpMeasure }[] = [];
@@ -83,15 +102,24 @@ export default defineRule<Options>({
       why: 'Both memory designs say data dumps do not belong in memory: the agent can re-read the code, log or table where it lives, and a dump spends the context budget of every session it is loaded into while burying the one rule it was saved for.',
       fix: 'Keep the rule or fact the dump was saved for (one or two sentences) and point to where the data lives; or retire the note. To keep one note as it is, add `{ "file": "<note>", "rule": "memory/data-dump", "reason": "…" }` to `reviewed` in the config.',
     },
-    messages: { dump: '{share}% of {unit} ({dumpChars} of {chars} characters) is {kinds}: memory should keep the rule, not the data' },
-    get options() { return optionsSchema(); },
+    messages: {
+      dump: '{share}% of {unit} ({dumpChars} of {chars} characters) is {kinds}: memory should keep the rule, not the data',
+    },
+    get options() {
+      return optionsSchema();
+    },
     defaults: DEFAULTS,
   },
   checkFile(file, { options, report }) {
     for (const { unit, m } of dumpsIn(unitsOf(file), options)) {
       const share = Math.round((100 * m.dumpChars) / m.chars);
       const entry = unit.label === file.path ? 'this note' : `entry ${unit.label.slice(file.path.length + 1)}`;
-      report({ messageId: 'dump', file, offset: unit.start, data: { unit: entry, share, dumpChars: m.dumpChars, chars: m.chars, kinds: describeKinds(m), ...m.kinds } });
+      report({
+        messageId: 'dump',
+        file,
+        offset: unit.start,
+        data: { unit: entry, share, dumpChars: m.dumpChars, chars: m.chars, kinds: describeKinds(m), ...m.kinds },
+      });
     }
   },
 });

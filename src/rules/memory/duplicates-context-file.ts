@@ -14,10 +14,29 @@ import { unitsOf, type Unit } from './units.js';
 const optionsSchema = lazySchema((z) =>
   z
     .object({
-      home: z.string().nullable().optional().describe('Home folder whose ~/.claude and ~/.hermes context files count (default: the user\'s; null: none).'),
-      similarity: z.number().gt(0).lte(1).default(0.7).describe('Word-bigram Jaccard at or above which two sentences are the same.'),
-      minWords: z.number().int().positive().default(5).describe('Shorter sentences (in words that are not stop words) are not compared.'),
-      minShare: z.number().gt(0).lte(1).default(0.5).describe('Share of a note\'s sentences that must appear in a context file.'),
+      home: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("Home folder whose ~/.claude and ~/.hermes context files count (default: the user's; null: none)."),
+      similarity: z
+        .number()
+        .gt(0)
+        .lte(1)
+        .default(0.7)
+        .describe('Word-bigram Jaccard at or above which two sentences are the same.'),
+      minWords: z
+        .number()
+        .int()
+        .positive()
+        .default(5)
+        .describe('Shorter sentences (in words that are not stop words) are not compared.'),
+      minShare: z
+        .number()
+        .gt(0)
+        .lte(1)
+        .default(0.5)
+        .describe("Share of a note's sentences that must appear in a context file."),
     })
     .strict(),
 );
@@ -25,16 +44,29 @@ type Options = z.infer<ReturnType<typeof optionsSchema>>;
 /** What the schema gives for `{}` (test/registry.test.ts checks it): the engine uses it without loading zod. */
 const DEFAULTS: Options = { similarity: 0.7, minWords: 5, minShare: 0.5 };
 
-interface Place { readonly file: ContextFile; readonly line: number; readonly text: string; readonly hashes: Uint32Array }
+interface Place {
+  readonly file: ContextFile;
+  readonly line: number;
+  readonly text: string;
+  readonly hashes: Uint32Array;
+}
 
 /** A context file's sentences, looked up by exact words and by shared word bigrams. */
 export class ContextSentences {
   private readonly exact = new Map<string, Place>();
   private readonly byHash = new Map<number, Place[]>();
-  constructor(files: readonly ContextFile[], private readonly o: Pick<Options, 'similarity' | 'minWords'>) {
+  constructor(
+    files: readonly ContextFile[],
+    private readonly o: Pick<Options, 'similarity' | 'minWords'>,
+  ) {
     for (const file of files) {
       const starts = computeLineStarts(file.text);
-      const view = { text: file.text, bodyOffset: 0, codeRanges: scanMarkdown(file.text, 0).codeRanges, position: (off: number) => positionAt(starts, off) };
+      const view = {
+        text: file.text,
+        bodyOffset: 0,
+        codeRanges: scanMarkdown(file.text, 0).codeRanges,
+        position: (off: number) => positionAt(starts, off),
+      };
       for (const s of sentences(view)) {
         const key = this.key(s.text);
         if (key === null) continue;
@@ -42,12 +74,15 @@ export class ContextSentences {
         if (!this.exact.has(key)) this.exact.set(key, place);
         for (const h of place.hashes) {
           const list = this.byHash.get(h);
-          if (list) list.push(place); else this.byHash.set(h, [place]);
+          if (list) list.push(place);
+          else this.byHash.set(h, [place]);
         }
       }
     }
   }
-  get size(): number { return this.exact.size; }
+  get size(): number {
+    return this.exact.size;
+  }
 
   /** Words that are not stop words, joined; null for a sentence too short to compare. */
   key(text: string): string | null {
@@ -64,12 +99,16 @@ export class ContextSentences {
     const hashes = shingleHashes(tokens(text));
     const counts = new Map<Place, number>();
     for (const h of hashes) for (const p of this.byHash.get(h) ?? []) counts.set(p, (counts.get(p) ?? 0) + 1);
-    let best: Place | null = null, bestScore = 0;
+    let best: Place | null = null,
+      bestScore = 0;
     for (const [p, n] of counts) {
       // Jaccard needs at least this many shared bigrams: most candidates stop here.
       if (n < this.o.similarity * Math.max(hashes.length, p.hashes.length)) continue;
       const j = jaccard(hashes, p.hashes);
-      if (j >= this.o.similarity && j > bestScore) { best = p; bestScore = j; }
+      if (j >= this.o.similarity && j > bestScore) {
+        best = p;
+        bestScore = j;
+      }
     }
     return best;
   }
@@ -83,18 +122,33 @@ export interface ContextDuplicate {
 }
 
 function unitSentences(u: Unit): Sentence[] {
-  const view = { text: u.file.text.slice(0, u.end), bodyOffset: u.start, codeRanges: u.codeRanges, position: (off: number) => u.file.position(off) };
+  const view = {
+    text: u.file.text.slice(0, u.end),
+    bodyOffset: u.start,
+    codeRanges: u.codeRanges,
+    position: (off: number) => u.file.position(off),
+  };
   return sentences(view);
 }
 
 /** Notes and store entries most of whose sentences sit in a context file; index lines that do. */
-export function contextDuplicates(files: readonly VaultFile[], ctx: ContextSentences, o: Pick<Options, 'minShare'>): ContextDuplicate[] {
+export function contextDuplicates(
+  files: readonly VaultFile[],
+  ctx: ContextSentences,
+  o: Pick<Options, 'minShare'>,
+): ContextDuplicate[] {
   const out: ContextDuplicate[] = [];
   if (ctx.size === 0) return out;
   for (const file of files) {
     if (CONTEXT_FILE_NAMES.test(file.path)) continue;
     if (file.role === 'index' || file.role === 'secondary-index') {
-      for (const s of unitSentences({ file, label: file.path, start: 0, end: file.text.length, codeRanges: file.codeRanges })) {
+      for (const s of unitSentences({
+        file,
+        label: file.path,
+        start: 0,
+        end: file.text.length,
+        codeRanges: file.codeRanges,
+      })) {
         const place = ctx.find(s.text);
         if (place) out.push({ unit: null, file, total: 1, matches: [{ sentence: s, place }] });
       }
@@ -103,8 +157,12 @@ export function contextDuplicates(files: readonly VaultFile[], ctx: ContextSente
     for (const unit of unitsOf(file)) {
       const all = unitSentences(unit).filter((s) => ctx.key(s.text) !== null);
       if (all.length === 0) continue;
-      const matches = all.flatMap((sentence) => { const place = ctx.find(sentence.text); return place ? [{ sentence, place }] : []; });
-      if (matches.length > 0 && matches.length >= all.length * o.minShare) out.push({ unit, file, total: all.length, matches });
+      const matches = all.flatMap((sentence) => {
+        const place = ctx.find(sentence.text);
+        return place ? [{ sentence, place }] : [];
+      });
+      if (matches.length > 0 && matches.length >= all.length * o.minShare)
+        out.push({ unit, file, total: all.length, matches });
     }
   }
   return out;
@@ -115,7 +173,8 @@ const clip = (s: string): string => (s.length > 60 ? `${s.slice(0, 59)}…` : s)
 export default defineRule<Options>({
   id: 'memory/duplicates-context-file',
   meta: {
-    description: 'A note, store entry or index line whose sentences already sit (near-)verbatim in CLAUDE.md, AGENTS.md, SOUL.md, .claude/rules/*.md or .cursorrules.',
+    description:
+      'A note, store entry or index line whose sentences already sit (near-)verbatim in CLAUDE.md, AGENTS.md, SOUL.md, .claude/rules/*.md or .cursorrules.',
     severity: 'info',
     tags: ['memory', 'budget'],
     kinds: ['claude', 'hermes'],
@@ -127,7 +186,9 @@ export default defineRule<Options>({
       note: '{matched} of {total} sentences of {unit} already appear in {context}:{line} ("{example}"): the agent loads them from there',
       line: 'this index line already appears in {context}:{line} ("{example}"): the agent loads it from there',
     },
-    get options() { return optionsSchema(); },
+    get options() {
+      return optionsSchema();
+    },
     defaults: DEFAULTS,
   },
   check({ vault, options, report }) {
@@ -135,8 +196,16 @@ export default defineRule<Options>({
     const ctx = new ContextSentences(contextFiles(vault, home), options);
     for (const d of contextDuplicates(vault.files, ctx, options)) {
       const first = d.matches[0]!;
-      const related: RelatedLocation[] = d.matches.slice(0, 5).map((m) => ({ file: m.place.file.label, line: m.place.line, column: 1, message: clip(m.place.text) }));
-      const data = { context: first.place.file.label, line: first.place.line, example: clip(first.sentence.text), matched: d.matches.length, total: d.total };
+      const related: RelatedLocation[] = d.matches
+        .slice(0, 5)
+        .map((m) => ({ file: m.place.file.label, line: m.place.line, column: 1, message: clip(m.place.text) }));
+      const data = {
+        context: first.place.file.label,
+        line: first.place.line,
+        example: clip(first.sentence.text),
+        matched: d.matches.length,
+        total: d.total,
+      };
       if (d.unit === null) report({ messageId: 'line', file: d.file, offset: first.sentence.offset, data, related });
       else {
         const unit = d.unit.label === d.file.path ? 'this note' : `entry ${d.unit.label.slice(d.file.path.length + 1)}`;

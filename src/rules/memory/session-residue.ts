@@ -6,7 +6,12 @@ import { unitsOf, type Unit } from './units.js';
 const optionsSchema = lazySchema((z) =>
   z
     .object({
-      minHits: z.number().int().positive().default(2).describe('Distinct one-session details a note must hold to be reported.'),
+      minHits: z
+        .number()
+        .int()
+        .positive()
+        .default(2)
+        .describe('Distinct one-session details a note must hold to be reported.'),
     })
     .strict(),
 );
@@ -15,17 +20,25 @@ type Options = z.infer<ReturnType<typeof optionsSchema>>;
 const DEFAULTS: Options = { minHits: 2 };
 
 /** Where a one-session detail is, and what it is. */
-export interface Residue { readonly offset: number; readonly text: string; readonly kind: 'temp-path' | 'session-path' | 'phrase' }
+export interface Residue {
+  readonly offset: number;
+  readonly text: string;
+  readonly kind: 'temp-path' | 'session-path' | 'phrase';
+}
 
-const TEMP_PATH = /(?:^|[\s`'"(=:>])((?:\/private)?\/(?:var\/)?tmp\/[^\s`'")\]]+|\/var\/folders\/[^\s`'")\]]+|\$\{?TMPDIR\}?[^\s`'")\]]*|%TEMP%[^\s`'")\]]*|\\AppData\\Local\\Temp\\[^\s`'")\]]*)/g;
+const TEMP_PATH =
+  /(?:^|[\s`'"(=:>])((?:\/private)?\/(?:var\/)?tmp\/[^\s`'")\]]+|\/var\/folders\/[^\s`'")\]]+|\$\{?TMPDIR\}?[^\s`'")\]]*|%TEMP%[^\s`'")\]]*|\\AppData\\Local\\Temp\\[^\s`'")\]]*)/g;
 /** A session id (a UUID) right after a `/` or `\`: `…/projects/x/0b1c…-….jsonl`. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-z])/i;
 /** What TEMP_PATH and PHRASE need to match at all, as one cheap test each (2-3× faster than lower-casing and substring tests): most notes stop here. */
 const TEMP_HINT = /\/tmp\/|tmpdir|%temp%|\\temp\\|\/var\/folders\//i;
-const PHRASE_HINT = /session|conversation|this chat|debugging|investigating|troubleshooting|running|pid |committed|working tree/i;
-const PHRASE = /\b(?:(?:currently|still|now) (?:debugging|investigating|troubleshooting)|(?:in |during |from |of |for )?this (?:session|conversation|chat)\b|(?:earlier|later) (?:in )?(?:this|the) (?:session|conversation)|(?:server|process|daemon) (?:is )?(?:still )?running (?:in the background|on :?\d+)|\bPID \d{2,}\b|(?:not yet|no(?:thing)?|un)committed (?:yet )?(?:this|in this) session|working tree (?:is )?dirty)/gi;
+const PHRASE_HINT =
+  /session|conversation|this chat|debugging|investigating|troubleshooting|running|pid |committed|working tree/i;
+const PHRASE =
+  /\b(?:(?:currently|still|now) (?:debugging|investigating|troubleshooting)|(?:in |during |from |of |for )?this (?:session|conversation|chat)\b|(?:earlier|later) (?:in )?(?:this|the) (?:session|conversation)|(?:server|process|daemon) (?:is )?(?:still )?running (?:in the background|on :?\d+)|\bPID \d{2,}\b|(?:not yet|no(?:thing)?|un)committed (?:yet )?(?:this|in this) session|working tree (?:is )?dirty)/gi;
 /** A note that records what went wrong (to keep a rule) may name the session it happened in. */
-const RULE_OR_INCIDENT = /\*\*(?:Why|How to apply):?\*\*|^#{1,6}\s*(?:Why|How to apply)\b|^(?:Why|How to apply):|\b(?:incident|post-?mortem|root cause|lesson(?:s)? learned)\b/im;
+const RULE_OR_INCIDENT =
+  /\*\*(?:Why|How to apply):?\*\*|^#{1,6}\s*(?:Why|How to apply)\b|^(?:Why|How to apply):|\b(?:incident|post-?mortem|root cause|lesson(?:s)? learned)\b/im;
 
 export function residueIn(u: Unit): Residue[] {
   const text = u.file.text.slice(u.start, u.end);
@@ -33,7 +46,14 @@ export function residueIn(u: Unit): Residue[] {
   // A temporary path inside a code block is part of a command kept on purpose (`nohup … > /tmp/x.log`).
   const blocks = u.codeRanges.filter(([s, e]) => u.file.text.slice(s, e).includes('\n'));
   const inBlock = (offset: number): boolean => blocks.some(([s, e]) => s <= offset && offset < e);
-  if (TEMP_HINT.test(text)) for (const m of text.matchAll(TEMP_PATH)) if (!inBlock(u.start + m.index)) out.push({ offset: u.start + m.index + m[0].indexOf(m[1]!), text: m[1]!.replace(/[.,;:]+$/, ''), kind: 'temp-path' });
+  if (TEMP_HINT.test(text))
+    for (const m of text.matchAll(TEMP_PATH))
+      if (!inBlock(u.start + m.index))
+        out.push({
+          offset: u.start + m.index + m[0].indexOf(m[1]!),
+          text: m[1]!.replace(/[.,;:]+$/, ''),
+          kind: 'temp-path',
+        });
   for (let at = text.indexOf('-'); at !== -1; at = text.indexOf('-', at + 1)) {
     // A UUID's first dash is its 9th character, right after a path separator 9 characters back.
     const i = at - 8;
@@ -44,7 +64,8 @@ export function residueIn(u: Unit): Residue[] {
     const start = Math.max(text.lastIndexOf(' ', i), text.lastIndexOf('`', i), text.lastIndexOf('\n', i)) + 1;
     out.push({ offset: u.start + start, text: text.slice(start, i + m[0].length), kind: 'session-path' });
   }
-  if (PHRASE_HINT.test(text)) for (const m of text.matchAll(PHRASE)) out.push({ offset: u.start + m.index, text: m[0].trim(), kind: 'phrase' });
+  if (PHRASE_HINT.test(text))
+    for (const m of text.matchAll(PHRASE)) out.push({ offset: u.start + m.index, text: m[0].trim(), kind: 'phrase' });
   return out.sort((a, b) => a.offset - b.offset);
 }
 
@@ -57,7 +78,14 @@ export function isRuleOrIncident(u: Unit): boolean {
 export function distinctHits(hits: readonly Residue[]): Residue[] {
   const seen = new Map<string, Residue>();
   for (const h of hits) {
-    const key = h.kind === 'phrase' ? h.text.toLowerCase().replace(/^(?:in|during|from|of|for|earlier|later) (?:in )?/, '').replace(/\bthe\b/, 'this').replace(/\d+/g, '#') : h.text;
+    const key =
+      h.kind === 'phrase'
+        ? h.text
+            .toLowerCase()
+            .replace(/^(?:in|during|from|of|for|earlier|later) (?:in )?/, '')
+            .replace(/\bthe\b/, 'this')
+            .replace(/\d+/g, '#')
+        : h.text;
     if (!seen.has(key)) seen.set(key, h);
   }
   return [...seen.values()];
@@ -80,7 +108,8 @@ export function residueUnits(units: readonly Unit[], o: Options): { unit: Unit; 
 export default defineRule<Options>({
   id: 'memory/session-residue',
   meta: {
-    description: 'A note or store entry that holds one-session details: temporary paths, session ids in paths, "currently debugging", "this session".',
+    description:
+      'A note or store entry that holds one-session details: temporary paths, session ids in paths, "currently debugging", "this session".',
     severity: 'info',
     tags: ['memory'],
     kinds: ['claude', 'hermes'],
@@ -88,16 +117,28 @@ export default defineRule<Options>({
       why: 'Memory is loaded into every later session; a /tmp path, a process id or "this session" is false or meaningless by then, and the note spends budget saying so. Notes that teach a rule (a **Why:** / **How to apply:**, or type feedback) or record an incident are not reported: there the session is the evidence.',
       fix: 'Keep the lasting fact or rule and drop the session details, or retire the note. To keep one note as it is, add `{ "file": "<note>", "rule": "memory/session-residue", "reason": "…" }` to `reviewed` in the config.',
     },
-    messages: { residue: '{unit} holds {count} one-session details ({examples}): state the lasting fact, or retire it' },
-    get options() { return optionsSchema(); },
+    messages: {
+      residue: '{unit} holds {count} one-session details ({examples}): state the lasting fact, or retire it',
+    },
+    get options() {
+      return optionsSchema();
+    },
     defaults: DEFAULTS,
   },
   checkFile(file, { options, report }) {
     for (const { unit, hits } of residueUnits(unitsOf(file), options)) {
       const distinct = distinctHits(hits);
-      const examples = distinct.slice(0, 3).map((h) => `"${h.text.length > 40 ? `${h.text.slice(0, 39)}…` : h.text}" line ${file.position(h.offset).line}`).join(', ');
+      const examples = distinct
+        .slice(0, 3)
+        .map((h) => `"${h.text.length > 40 ? `${h.text.slice(0, 39)}…` : h.text}" line ${file.position(h.offset).line}`)
+        .join(', ');
       const entry = unit.label === file.path ? 'this note' : `entry ${unit.label.slice(file.path.length + 1)}`;
-      report({ messageId: 'residue', file, offset: hits[0]!.offset, data: { unit: entry, count: distinct.length, examples } });
+      report({
+        messageId: 'residue',
+        file,
+        offset: hits[0]!.offset,
+        data: { unit: entry, count: distinct.length, examples },
+      });
     }
   },
 });

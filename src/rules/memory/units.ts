@@ -26,15 +26,24 @@ function clip(ranges: readonly (readonly [number, number])[], start: number, end
 
 export function unitsOf(file: VaultFile): Unit[] {
   if (!isReadable(file)) return [];
-  if (file.role === 'note') return [{ file, label: file.path, start: file.bodyOffset, end: file.text.length, codeRanges: file.codeRanges }];
+  if (file.role === 'note')
+    return [{ file, label: file.path, start: file.bodyOffset, end: file.text.length, codeRanges: file.codeRanges }];
   if (file.role !== 'hermes-store') return [];
   const code = scanMarkdown(file.text, 0).codeRanges;
   return splitEntries(file.text).map((e, i) => ({
-    file, label: `${file.path}#${i + 1}`, start: e.offset, end: e.offset + e.text.length, codeRanges: clip(code, e.offset, e.offset + e.text.length),
+    file,
+    label: `${file.path}#${i + 1}`,
+    start: e.offset,
+    end: e.offset + e.text.length,
+    codeRanges: clip(code, e.offset, e.offset + e.text.length),
   }));
 }
 
-export interface UnitLine { readonly start: number; readonly end: number; readonly text: string }
+export interface UnitLine {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
 
 /** The lines of a unit, without their line breaks. */
 export function linesOf(u: Unit): UnitLine[] {

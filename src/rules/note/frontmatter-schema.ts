@@ -28,14 +28,31 @@ export default defineRule({
     for (const key of ['name', 'description', 'type'] as const) {
       const value = note.meta[key];
       if (value === null) report({ messageId: 'missing', file: note, offset: 0, data: { key } });
-      else if (value.trim() === '') report({ messageId: 'empty', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, key) ?? at, data: { key } });
+      else if (value.trim() === '')
+        report({
+          messageId: 'empty',
+          file: note,
+          offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, key) ?? at,
+          data: { key },
+        });
     }
     const type = note.meta.type;
     if (type && type.trim() !== '' && !allowed.includes(type)) {
-      report({ messageId: 'type', file: note, offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, 'type') ?? at, data: { type, allowed: allowed.join(', ') } });
+      report({
+        messageId: 'type',
+        file: note,
+        offset: keyOffset(note.text, fm.yamlOffset, fm.yaml.length, 'type') ?? at,
+        data: { type, allowed: allowed.join(', ') },
+      });
     }
     for (const cut of fm.cutValues) {
-      report({ messageId: 'cut', file: note, offset: cut.offset, severity: 'warning', data: { key: cut.key, kept: cut.kept, cut: cut.cut } });
+      report({
+        messageId: 'cut',
+        file: note,
+        offset: cut.offset,
+        severity: 'warning',
+        data: { key: cut.key, kept: cut.kept, cut: cut.cut },
+      });
     }
   },
 });

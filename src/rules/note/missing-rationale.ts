@@ -23,6 +23,12 @@ export default defineRule({
     if (note.role !== 'note' || !isReadable(note) || (type !== 'feedback' && type !== 'project')) return;
     const body = note.text.slice(note.bodyOffset);
     const missing = [WHY.test(body) ? null : '**Why:**', HOW.test(body) ? null : '**How to apply:**'].filter(Boolean);
-    if (missing.length) report({ messageId: 'missing', file: note, offset: note.bodyOffset, data: { type, missing: missing.join(' or ') } });
+    if (missing.length)
+      report({
+        messageId: 'missing',
+        file: note,
+        offset: note.bodyOffset,
+        data: { type, missing: missing.join(' or ') },
+      });
   },
 });

@@ -18,7 +18,8 @@ export default defineRule({
     const readable = vault.notes.filter(isReadable);
     if (!readable.some((n) => n.frontmatter !== null)) return;
     for (const note of readable) {
-      if (note.frontmatter === null) report({ messageId: 'none', file: note, line: 1, column: 1, data: { path: note.path } });
+      if (note.frontmatter === null)
+        report({ messageId: 'none', file: note, line: 1, column: 1, data: { path: note.path } });
     }
   },
 });

@@ -18,7 +18,13 @@ export default defineRule({
     const { mentioned } = reachability(vault);
     for (const note of notesUnderRules(vault)) {
       if (mentioned.has(note.path)) continue;
-      report({ messageId: 'orphan', file: note, line: 1, column: 1, data: { path: note.path, index: vault.config.index.file } });
+      report({
+        messageId: 'orphan',
+        file: note,
+        line: 1,
+        column: 1,
+        data: { path: note.path, index: vault.config.index.file },
+      });
     }
   },
 });

@@ -17,7 +17,13 @@ export default defineRule({
     for (const file of vault.files) {
       for (const link of file.links) {
         if (link.kind === 'wikilink' && link.resolution === 'folded') {
-          report({ messageId: 'folded', file, offset: link.offset, length: link.length, data: { target: link.target, resolved: link.resolved } });
+          report({
+            messageId: 'folded',
+            file,
+            offset: link.offset,
+            length: link.length,
+            data: { target: link.target, resolved: link.resolved },
+          });
         }
       }
     }

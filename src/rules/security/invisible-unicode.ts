@@ -2,26 +2,51 @@ import { isReadable } from '../reachability.js';
 import { defineRule } from '../types.js';
 
 const NAMES: Record<number, string> = {
-  0x200b: 'ZERO WIDTH SPACE', 0x200c: 'ZERO WIDTH NON-JOINER', 0x200d: 'ZERO WIDTH JOINER', 0x2060: 'WORD JOINER',
-  0x2062: 'INVISIBLE TIMES', 0x2063: 'INVISIBLE SEPARATOR', 0x2064: 'INVISIBLE PLUS', 0xfeff: 'ZERO WIDTH NO-BREAK SPACE (BOM past the start)',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE', 0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
-  0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x061c: 'ARABIC LETTER MARK', 0x180e: 'MONGOLIAN VOWEL SEPARATOR', 0x3164: 'HANGUL FILLER',
-  0x115f: 'HANGUL CHOSEONG FILLER', 0x1160: 'HANGUL JUNGSEONG FILLER', 0xffa0: 'HALFWIDTH HANGUL FILLER', 0x2061: 'FUNCTION APPLICATION',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
+  0x2060: 'WORD JOINER',
+  0x2062: 'INVISIBLE TIMES',
+  0x2063: 'INVISIBLE SEPARATOR',
+  0x2064: 'INVISIBLE PLUS',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE (BOM past the start)',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x2068: 'FIRST STRONG ISOLATE',
+  0x2069: 'POP DIRECTIONAL ISOLATE',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x061c: 'ARABIC LETTER MARK',
+  0x180e: 'MONGOLIAN VOWEL SEPARATOR',
+  0x3164: 'HANGUL FILLER',
+  0x115f: 'HANGUL CHOSEONG FILLER',
+  0x1160: 'HANGUL JUNGSEONG FILLER',
+  0xffa0: 'HALFWIDTH HANGUL FILLER',
+  0x2061: 'FUNCTION APPLICATION',
 };
-const SUSPECT = /[\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\u202A-\u202E\u2066-\u2069\u061C\u180E\u3164\u115F\u1160\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
+const SUSPECT =
+  /[\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\u202A-\u202E\u2066-\u2069\u061C\u180E\u3164\u115F\u1160\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
 const ONE = new RegExp(SUSPECT.source, 'u');
 const EMOJI = /\p{Extended_Pictographic}/u;
 const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const HAN = /\p{Script=Han}/u;
 const isVS = (cp: number): boolean => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
-const JOINING_SCRIPT = /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Sinhala}\p{Script=Syriac}]/u;
+const JOINING_SCRIPT =
+  /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Sinhala}\p{Script=Syriac}]/u;
 
 function describe(cp: number): string {
   if (isVS(cp)) return `variation selector U+${cp.toString(16).toUpperCase()} (a run of them can carry hidden bytes)`;
-  if (cp >= 0xe0000 && cp <= 0xe007f) return `Unicode tag character U+${cp.toString(16).toUpperCase()} (invisible text${cp >= 0xe0020 && cp <= 0xe007e ? `: "${String.fromCodePoint(cp - 0xe0000)}"` : ''})`;
+  if (cp >= 0xe0000 && cp <= 0xe007f)
+    return `Unicode tag character U+${cp.toString(16).toUpperCase()} (invisible text${cp >= 0xe0020 && cp <= 0xe007e ? `: "${String.fromCodePoint(cp - 0xe0000)}"` : ''})`;
   if (cp === 0x1b) return 'ANSI escape sequence (ESC)';
-  return NAMES[cp] ? `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${NAMES[cp]}` : `control character U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  return NAMES[cp]
+    ? `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${NAMES[cp]}`
+    : `control character U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function cpBefore(text: string, at: number): number {
@@ -95,13 +120,32 @@ export default defineRule({
     for (let m = SUSPECT.exec(text); m; m = SUSPECT.exec(text)) {
       const cp = m[0].codePointAt(0)!;
       if (legitimateJoiner(text, m.index, cp) || legitimateMark(text, m.index, cp)) continue;
-      if (m.index === lastEnd) { lastEnd = m.index + m[0].length; continue; } // one finding per run
+      if (m.index === lastEnd) {
+        lastEnd = m.index + m[0].length;
+        continue;
+      } // one finding per run
       let end = m.index + m[0].length;
-      while (end < text.length && ONE.test(String.fromCodePoint(text.codePointAt(end)!)) && !legitimateMark(text, end, text.codePointAt(end)!) && !legitimateJoiner(text, end, text.codePointAt(end)!)) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+      while (
+        end < text.length &&
+        ONE.test(String.fromCodePoint(text.codePointAt(end)!)) &&
+        !legitimateMark(text, end, text.codePointAt(end)!) &&
+        !legitimateJoiner(text, end, text.codePointAt(end)!)
+      )
+        end += text.codePointAt(end)! > 0xffff ? 2 : 1;
       SUSPECT.lastIndex = end;
       lastEnd = end;
       const count = [...text.slice(m.index, end)].length;
-      report({ messageId: 'hidden', file, offset: m.index, length: end - m.index, data: { what: describe(cp), codePoint: cp, run: count > 1 ? ` and ${count - 1} more hidden character(s) after it` : '' } });
+      report({
+        messageId: 'hidden',
+        file,
+        offset: m.index,
+        length: end - m.index,
+        data: {
+          what: describe(cp),
+          codePoint: cp,
+          run: count > 1 ? ` and ${count - 1} more hidden character(s) after it` : '',
+        },
+      });
     }
   },
 });

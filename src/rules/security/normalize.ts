@@ -12,7 +12,8 @@ import { CONFUSABLE_FROM, CONFUSABLE_TO } from './confusables.js';
  * controls, Unicode tags, the soft hyphen, Mongolian vowel separator, Hangul fillers, the combining
  * grapheme joiner and variation selectors. Invisible, yet read by models.
  */
-export const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\u202A-\u202E\u2066-\u2069\u3164\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+export const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\u202A-\u202E\u2066-\u2069\u3164\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
 const INVISIBLE_G = new RegExp(INVISIBLE.source, 'u');
 
 /** Cross-script look-alikes (Cyrillic а, Greek ο, …) to the Latin letter of their confusable skeleton. */
@@ -63,13 +64,21 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
       continue;
     }
     const folded = seg.normalize('NFKC').toLowerCase();
-    if (folded.length === seg.length && !INVISIBLE_G.test(seg) && !CONFUSABLE_ANY.test(folded) && !CONFUSABLE_ANY.test(seg)) {
+    if (
+      folded.length === seg.length &&
+      !INVISIBLE_G.test(seg) &&
+      !CONFUSABLE_ANY.test(folded) &&
+      !CONFUSABLE_ANY.test(seg)
+    ) {
       chunks.push(folded);
       if (map) for (let k = 0; k < seg.length; k++) map.push(m.index + k);
       length += seg.length;
       continue;
     }
-    if (!map) { map = new Array<number>(length); for (let k = 0; k < length; k++) map[k] = k; }
+    if (!map) {
+      map = new Array<number>(length);
+      for (let k = 0; k < length; k++) map[k] = k;
+    }
     let i = m.index;
     for (const ch of seg) {
       if (!INVISIBLE.test(ch)) {

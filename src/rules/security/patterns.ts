@@ -57,9 +57,13 @@ function compiled(set: PatternSet): Compiled {
   if (!c) {
     const sets: string[][] = [];
     const patterns = set.patterns.map((pattern) => {
-      const re = new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`);
+      const re = new RegExp(
+        pattern.re.source,
+        pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`,
+      );
       // Literals stand for the regex only without flags that change what they match (`m` does not).
-      const literals = pattern.pre && !/[iuvsy]/.test(pattern.pre.flags) && sets.length < 31 ? literalsOf(pattern.pre.source) : null;
+      const literals =
+        pattern.pre && !/[iuvsy]/.test(pattern.pre.flags) && sets.length < 31 ? literalsOf(pattern.pre.source) : null;
       if (!literals) return { pattern, re, bit: -1 };
       sets.push(literals);
       return { pattern, re, bit: sets.length - 1 };
@@ -90,23 +94,47 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
   const c = compiled(set);
   // Which patterns' keywords the text has (one pass); a pattern without any is skipped.
   const present = c.keywords ? c.keywords.present(view.text) : 0;
-  const runs = c.patterns.filter(({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)));
+  const runs = c.patterns.filter(
+    ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)),
+  );
   for (const { pattern, re } of runs) {
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
-      if (m[0].length === 0) { re.lastIndex++; continue; }
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
       if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
       if (pattern.outsideCode && inCode(file, start)) continue;
       const end = normalized ? rawOffset(view, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
-      yield { file, pattern, offset: start, length: Math.max(1, end - start), match: m, raw: file.text.slice(start, end) };
+      yield {
+        file,
+        pattern,
+        offset: start,
+        length: Math.max(1, end - start),
+        match: m,
+        raw: file.text.slice(start, end),
+      };
     }
   }
 }
 
 /** The report every phrase rule makes: the kind of pattern and the text as the file has it. */
-export function reportPatternHits(file: VaultFile, report: (r: Report) => void, set: PatternSet, messageId: string): void {
+export function reportPatternHits(
+  file: VaultFile,
+  report: (r: Report) => void,
+  set: PatternSet,
+  messageId: string,
+): void {
   for (const hit of scanPatterns(file, set)) {
-    report({ messageId, file: hit.file, offset: hit.offset, length: hit.length, ...(hit.pattern.severity ? { severity: hit.pattern.severity } : {}), data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) } });
+    report({
+      messageId,
+      file: hit.file,
+      offset: hit.offset,
+      length: hit.length,
+      ...(hit.pattern.severity ? { severity: hit.pattern.severity } : {}),
+      data: { kind: hit.pattern.name, excerpt: hit.raw.trim().replace(/\s+/g, ' ').slice(0, 80) },
+    });
   }
 }

@@ -22,7 +22,14 @@ export default defineRule({
   check({ vault, report }) {
     for (const s of vault.skipped) {
       if (s.reason === 'ignored') continue;
-      report({ messageId: s.reason, file: s.path, line: 1, column: 1, severity: s.reason === 'symlink-duplicate' ? 'info' : undefined, data: { detail: s.detail } });
+      report({
+        messageId: s.reason,
+        file: s.path,
+        line: 1,
+        column: 1,
+        severity: s.reason === 'symlink-duplicate' ? 'info' : undefined,
+        data: { detail: s.detail },
+      });
     }
   },
 });
