@@ -99,4 +99,35 @@ describe('apply: the post-state gate', () => {
     expect(r.stdout).toMatch(/index-0001 index-overflow \(fix-index\): ran/);
     expect(r.code, r.stdout).toBe(0);
   });
+
+  it('a dead wikilink unlinked in place keeps its line (consolidate proposes it); removing that line is still refused', () => {
+    const dir = vault();
+    const line = '- see also [[reference_gone-runbook]] — the old deploy runbook for the staging cluster';
+    writeFileSync(join(dir, 'MEMORY.md'), `${readFileSync(join(dir, 'MEMORY.md'), 'utf8')}${line}\n`);
+    const proposal = proposeInto(dir, join(dir, '..', 'p.yaml'));
+    const doc = readFileSync(proposal, 'utf8');
+    // Proposed, not withheld: the gate no longer reads the unlinked line as lost text.
+    expect(doc).toMatch(/id: dangling-0001/);
+    expect(doc).not.toMatch(/withheld:/);
+    editProposal(proposal, (items) => {
+      for (const i of items) i.decision = i.id === 'dangling-0001' ? 'approve' : 'reject';
+      items.push({
+        id: 'index-0002',
+        kind: 'index-overflow',
+        notes: [{ path: 'MEMORY.md', sha256: sha(dir, 'MEMORY.md') }],
+        evidence: {},
+        suggestion: 'fix-index',
+        action: { type: 'fix-index', file: 'MEMORY.md', remove: [{ line: 5, text: line }], add: [] },
+        decision: 'approve',
+      });
+    });
+    const r = runBin(['apply', proposal, '--execute']);
+    expect(r.stdout).toMatch(/dangling-0001 dangling-link \(fix-index\): ran/);
+    expect(r.stdout).toMatch(
+      /index-0002 index-overflow \(fix-index\): refused — post-state check: would leave the text of 1 removed index line/,
+    );
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toContain(
+      '- see also reference_gone-runbook — the old deploy runbook',
+    );
+  });
 });

@@ -148,13 +148,45 @@ function baselineOf(vault: Vault): ReadonlyMap<string, number> {
 
 /** A line's words without link targets or list markers: what must survive somewhere in the vault. */
 export function factText(line: string): string {
+  return factParts(line).join(' ');
+}
+
+/**
+ * The runs of a line's fact text between its wikilinks, in order: the words a run must leave somewhere,
+ * in that order on one line. A wikilink leaves a gap rather than nothing, so a line whose dead `[[x]]` is
+ * unlinked to `x` (words kept, link gone) still holds every run.
+ */
+export function factParts(line: string): string[] {
   return line
     .replace(/\r$/, '')
-    .replace(/\[\[[^\]]*\]\]/g, '')
+    .replace(/\[\[[^\]]*\]\]/g, '\u0000')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .split('\u0000')
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '');
+}
+
+/** Whether one line of `hay` (fact texts joined by line breaks) holds every part, in order. */
+function holdsInOrder(hay: string, parts: readonly string[]): boolean {
+  const [first, ...rest] = parts;
+  if (first === undefined) return true;
+  for (let at = hay.indexOf(first); at >= 0; at = hay.indexOf(first, at + 1)) {
+    const nl = hay.indexOf('\n', at);
+    const end = nl < 0 ? hay.length : nl;
+    let pos = at + first.length;
+    let ok = true;
+    for (const q of rest) {
+      const k = hay.indexOf(q, pos);
+      if (k < 0 || k + q.length > end) {
+        ok = false;
+        break;
+      }
+      pos = k + q.length;
+    }
+    if (ok) return true;
+  }
+  return false;
 }
 
 /**
@@ -207,9 +239,10 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   if (indexes.length === 0) return [];
   // A fact text has no line break, so it is in the vault's fact texts joined when it is in one file's.
   let pieces: string[] | null = null;
-  const found = (text: string): boolean => {
+  const found = (parts: readonly string[]): boolean => {
     pieces ??= post.files.map(factsOf);
-    return pieces.some((p) => p.includes(text));
+    const joined = parts.join(' ');
+    return pieces.some((p) => p.includes(joined) || (parts.length > 1 && holdsInOrder(p, parts)));
   };
   const out: LostLine[] = [];
   for (const file of indexes) {
@@ -225,11 +258,12 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
         remaining.set(line, n - 1);
         return;
       }
-      const text = factText(line);
+      const parts = factParts(line);
+      const text = parts.join(' ');
       if (text === '' || /^[#>|:\-=*_\s`]*$/.test(text)) return;
       const links = linksByLine(file).get(i + 1) ?? [];
       if (links.length > 0 && links.every((l) => l.resolved !== null && deleted.has(l.resolved))) return;
-      if (!found(text)) out.push({ file: file.path, line: i + 1, text: line });
+      if (!found(parts)) out.push({ file: file.path, line: i + 1, text: line });
     });
   }
   return out;
