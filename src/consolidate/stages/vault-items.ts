@@ -220,6 +220,14 @@ export const danglingLinks = defineStage({
   run({ vault }) {
     const items: ItemDraft[] = [];
     const readmes = vault.files.filter((f) => /^readme$/i.test(f.stem));
+    let stems: Map<string, string> | null = null;
+    const pathOfStem = (): Map<string, string> => {
+      if (!stems) {
+        stems = new Map();
+        for (const n of vault.notes) if (!stems.has(n.stem)) stems.set(n.stem, n.path);
+      }
+      return stems;
+    };
     for (const file of [vault.index, ...vault.secondaryIndexes]) {
       if (!file) continue;
       const lines = file.text.split('\n');
@@ -240,14 +248,21 @@ export const danglingLinks = defineStage({
           });
           continue;
         }
+        // A wikilink's suggestion is a note's stem; the item names (and relinks to) the note's path.
+        const to =
+          link.suggestion === null
+            ? null
+            : link.kind === 'wikilink'
+              ? (pathOfStem().get(link.suggestion) ?? null)
+              : link.suggestion;
         items.push(
-          link.suggestion
+          to
             ? {
                 kind: 'dangling-link',
-                paths: [file.path, link.suggestion],
+                paths: [file.path, to],
                 evidence: { line: link.line, target: link.target, suggestion: link.suggestion, text },
                 suggestion: 'relink',
-                action: { type: 'relink', file: file.path, from: link.target, to: link.suggestion },
+                action: { type: 'relink', file: file.path, from: link.target, to },
               }
             : {
                 kind: 'dangling-link',
