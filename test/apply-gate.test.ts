@@ -130,4 +130,39 @@ describe('apply: the post-state gate', () => {
       '- see also reference_gone-runbook — the old deploy runbook',
     );
   });
+
+  it('a section moved byte for byte into a new note takes its dead link with it: that error is not new', () => {
+    const dir = vault();
+    const section = ['## Old links', '- see also [[reference_gone-runbook]] — the old deploy runbook'];
+    writeFileSync(join(dir, 'MEMORY.md'), `${readFileSync(join(dir, 'MEMORY.md'), 'utf8')}\n${section.join('\n')}\n`);
+    const proposal = proposeInto(dir, join(dir, '..', 'p.yaml'));
+    editProposal(proposal, (items) => {
+      for (const i of items) i.decision = 'reject';
+      items.push({
+        id: 'index-0009',
+        kind: 'index-overflow',
+        notes: [{ path: 'MEMORY.md', sha256: sha(dir, 'MEMORY.md') }],
+        evidence: {},
+        suggestion: 'split-index',
+        action: {
+          type: 'split-index',
+          file: 'MEMORY.md',
+          moves: [
+            {
+              from: 6,
+              lines: section,
+              note: 'memory-old-links.md',
+              frontmatter: '',
+              pointer: '- [Old links](memory-old-links.md)',
+            },
+          ],
+        },
+        decision: 'approve',
+      });
+    });
+    const r = runBin(['apply', proposal, '--execute']);
+    expect(r.stdout).toMatch(/index-0009 index-overflow \(split-index\): ran/);
+    expect(r.code, r.stdout).toBe(0);
+    expect(readFileSync(join(dir, 'memory-old-links.md'), 'utf8')).toContain('[[reference_gone-runbook]]');
+  });
 });
