@@ -31,15 +31,20 @@ describe('post-state gate: only rules that can report an error', () => {
       stages: STAGES.filter((s) => s.id !== 'contradictions'),
       now: new Date('2026-01-01T00:00:00Z'),
     });
-    // Two items are enough to make the gate judge a post-image (a whole run of ~400 trials takes minutes).
-    const two = { ...proposal, items: proposal.items.filter((i) => i.kind === 'dangling-link').slice(0, 2) };
-    expect(two.items.length).toBe(2);
+    // Two items are enough to make the gate judge post-images: a dead see-also line unlinked in place (its
+    // words stay: accepted) and one changed to drop its line (its words are lost: refused after trials).
+    const unlinks = proposal.items.filter((i) => i.kind === 'dangling-link' && i.action.type === 'fix-index');
+    const [keep, drop] = unlinks as [(typeof unlinks)[number], (typeof unlinks)[number]];
+    if (drop.action.type !== 'fix-index') throw new Error('expected a fix-index item');
+    const r = drop.action.replace![0]!;
+    const dropped = { ...drop, action: { ...drop.action, remove: [{ line: r.line, text: r.text }], replace: [] } };
+    const two = { ...proposal, items: [keep, dropped] };
     startCounting();
     const out = withholdRefused(two, vault);
     const counts = stopCounting();
-    // The gate did trials (broken see-also lines whose text would be lost are withheld) ...
+    // The gate did trials, and withheld only the item that loses a line's words ...
     expect(counts['apply.gateChecks'] ?? 0).toBeGreaterThan(2);
-    expect(((out.summary?.withheld as unknown[] | undefined) ?? []).length).toBeGreaterThan(0);
+    expect(((out.summary?.withheld as { id: string }[] | undefined) ?? []).map((w) => w.id)).toEqual([dropped.id]);
     // ... and none of them ran the warning rule's conflict engine.
     expect(counts['index.lostCorrectionPairs'] ?? 0).toBe(0);
   }, 600_000);

@@ -172,26 +172,50 @@ export function factParts(line: string): string[] {
     .filter((p) => p !== '');
 }
 
-/** Whether one line of `hay` (fact texts joined by line breaks) holds every part, in order. */
-function holdsInOrder(hay: string, parts: readonly string[]): boolean {
-  const [first, ...rest] = parts;
-  if (first === undefined) return true;
-  for (let at = hay.indexOf(first); at >= 0; at = hay.indexOf(first, at + 1)) {
-    const nl = hay.indexOf('\n', at);
-    const end = nl < 0 ? hay.length : nl;
-    let pos = at + first.length;
-    let ok = true;
-    for (const q of rest) {
-      const k = hay.indexOf(q, pos);
-      if (k < 0 || k + q.length > end) {
-        ok = false;
-        break;
-      }
-      pos = k + q.length;
-    }
-    if (ok) return true;
+/** Whether `line` holds every part, in order. */
+function holdsInOrder(line: string, parts: readonly string[]): boolean {
+  let pos = 0;
+  for (const q of parts) {
+    const k = line.indexOf(q, pos);
+    if (k < 0) return false;
+    pos = k + q.length;
   }
-  return false;
+  return true;
+}
+
+/**
+ * The post-image's fact lines with a word index, built once per judged post-image: a removed line's parts
+ * are looked for only in the lines holding the rarest of its interior words (a part found inside a line has
+ * its interior words there as whole words), not in the whole vault's text per removed line.
+ */
+class FactLines {
+  private readonly lines: string[] = [];
+  private readonly postings = new Map<string, number[]>();
+  constructor(files: readonly VaultFile[]) {
+    for (const f of files)
+      for (const line of factsOf(f).split('\n')) {
+        if (line === '') continue;
+        const at = this.lines.push(line) - 1;
+        for (const w of new Set(line.split(' '))) {
+          const list = this.postings.get(w);
+          if (list) list.push(at);
+          else this.postings.set(w, [at]);
+        }
+      }
+  }
+  /** Whether one line holds every part in order. */
+  holds(parts: readonly string[]): boolean {
+    let best: number[] | null = null;
+    for (const p of parts) {
+      const words = p.split(' ');
+      for (let i = 1; i < words.length - 1; i++) {
+        const list = this.postings.get(words[i]!) ?? [];
+        if (best === null || list.length < best.length) best = list;
+      }
+    }
+    if (best === null) return this.lines.some((l) => holdsInOrder(l, parts));
+    return best.some((i) => holdsInOrder(this.lines[i]!, parts));
+  }
 }
 
 /**
@@ -243,11 +267,17 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   );
   if (indexes.length === 0) return [];
   // A fact text has no line break, so it is in the vault's fact texts joined when it is in one file's.
-  let pieces: string[] | null = null;
+  // A few removed lines are looked for by scanning; past that, through a word index of the post-image.
+  let facts: FactLines | null = null;
+  let scans = 0;
   const found = (parts: readonly string[]): boolean => {
-    pieces ??= post.files.map(factsOf);
-    const joined = parts.join(' ');
-    return pieces.some((p) => p.includes(joined) || (parts.length > 1 && holdsInOrder(p, parts)));
+    if (facts === null && scans++ < 16)
+      return post.files.some((f) =>
+        factsOf(f)
+          .split('\n')
+          .some((l) => holdsInOrder(l, parts)),
+      );
+    return (facts ??= new FactLines(post.files)).holds(parts);
   };
   const out: LostLine[] = [];
   for (const file of indexes) {
