@@ -2,6 +2,7 @@
 import { notesUnderRules, reachability } from '../../rules/reachability.js';
 import type { Vault, VaultFile } from '../../vault/model.js';
 import { vaultFromText } from '../../vault/from-text.js';
+import { buildLookup, type NoteLookup } from '../../vault/resolve.js';
 import { citations } from '../citations.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 import { planSplit, PROPOSE_SHARE } from './index-overflow.js';
@@ -220,14 +221,14 @@ export const danglingLinks = defineStage({
   run({ vault }) {
     const items: ItemDraft[] = [];
     const readmes = vault.files.filter((f) => /^readme$/i.test(f.stem));
-    let stems: Map<string, string> | null = null;
-    const pathOfStem = (): Map<string, string> => {
-      if (!stems) {
-        stems = new Map();
-        for (const n of vault.notes) if (!stems.has(n.stem)) stems.set(n.stem, n.path);
-      }
-      return stems;
-    };
+    // Suggestions are stems of the link lookup's notes; its byStem (the one stem → path map) names the note.
+    let lookup: NoteLookup | null = null;
+    const pathOfStem = (stem: string): string | null =>
+      (lookup ??= buildLookup(
+        vault.notes.map((n) => ({ path: n.path, stem: n.stem, name: n.meta.name })),
+        [],
+        [],
+      )).byStem.get(stem) ?? null;
     for (const file of [vault.index, ...vault.secondaryIndexes]) {
       if (!file) continue;
       const lines = file.text.split('\n');
@@ -250,11 +251,7 @@ export const danglingLinks = defineStage({
         }
         // A wikilink's suggestion is a note's stem; the item names (and relinks to) the note's path.
         const to =
-          link.suggestion === null
-            ? null
-            : link.kind === 'wikilink'
-              ? (pathOfStem().get(link.suggestion) ?? null)
-              : link.suggestion;
+          link.suggestion === null ? null : link.kind === 'wikilink' ? pathOfStem(link.suggestion) : link.suggestion;
         items.push(
           to
             ? {
