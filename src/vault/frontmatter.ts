@@ -5,6 +5,7 @@
  * (BENCHMARKS.md), and check parses every note on every commit.
  */
 import { load, CORE_SCHEMA, YAMLException } from 'js-yaml';
+import { flatYaml } from './yaml-flat.js';
 
 export interface FrontmatterError {
   readonly message: string;
@@ -83,7 +84,7 @@ function lineColumnOffset(yaml: string, line: number, column: number): number {
 function parseYaml(yaml: string, base: number): Pick<Frontmatter, 'data' | 'error' | 'cutValues'> {
   let data: unknown;
   try {
-    data = load(yaml, { schema: CORE_SCHEMA, json: false });
+    data = flatYaml(yaml) ?? load(yaml, { schema: CORE_SCHEMA, json: false });
   } catch (e) {
     if (e instanceof YAMLException) {
       const mark = e.mark as { line?: number; column?: number } | undefined;

@@ -13,6 +13,7 @@ import type { FileRole, Link, ParseCache, ParsedFile, SkippedEntry, Vault, Vault
 import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
+import { linkResolver, type LinkResolver } from './link-memo.js';
 
 export interface LoadOptions {
   readonly config: Config;
@@ -23,11 +24,11 @@ export interface LoadOptions {
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
-function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string): Link {
+function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string, resolver: LinkResolver): Link {
   const pos =
     l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
   // Resolved without did-you-mean; a missing link gets its suggestion when something reads it.
-  const r = resolveLink(p.path, l, lookup, root, false);
+  const r = resolver(p.path, l);
   if (r.resolution !== 'missing') {
     return Object.freeze({
       kind: l.kind,
@@ -150,11 +151,12 @@ export function assembleVault(
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
   cache?.useShape(vaultShape(root, parsed, other));
+  const resolver = linkResolver(lookup, root);
   const files = parsed.map((p) =>
     makeVaultFile(
       p,
       (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) ||
-        Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root))),
+        Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver))),
     ),
   );
   mark('resolve links');

@@ -107,14 +107,19 @@ export function resolvePath(
   const raw = target.trim();
   if (raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//'))
     return { resolved: null, resolution: 'external', suggestion: null };
-  let clean = safeDecode(raw.replace(/[?#].*$/, ''));
+  // Most targets have no query, fragment or escape: skip the replace and the decode for them.
+  const bare = raw.includes('?') || raw.includes('#') ? raw.replace(/[?#].*$/, '') : raw;
+  let clean = bare.includes('%') ? safeDecode(bare) : bare;
   if (clean.startsWith('~')) return { resolved: null, resolution: 'outside', suggestion: null };
   if (clean.startsWith('/')) {
     const rootPosix = vaultRoot.split('\\').join('/');
     if (!clean.startsWith(rootPosix + '/')) return { resolved: null, resolution: 'outside', suggestion: null };
     clean = clean.slice(rootPosix.length + 1);
-  } else if (fromPath.includes('/')) {
-    clean = posix.join(posix.dirname(fromPath), clean);
+  } else {
+    const slash = fromPath.lastIndexOf('/');
+    // A vault path's folder is already normal, so folder + '/' + a simple path is what posix.join gives.
+    if (slash >= 0)
+      clean = isSimple(clean) ? `${fromPath.slice(0, slash)}/${clean}` : posix.join(posix.dirname(fromPath), clean);
   }
   const normal = isSimple(clean) ? clean : posix.normalize(clean);
   if (normal === '..' || normal.startsWith('../')) return { resolved: null, resolution: 'outside', suggestion: null };
