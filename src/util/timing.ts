@@ -4,11 +4,13 @@ const enabled = process.env.MEMLINT_TIMING === '1';
 const started = enabled ? performance.now() : 0;
 let last = started;
 
+const mb = (n: number): number => Math.round(n / 1048576);
+
 export function mark(phase: string): void {
   if (!enabled) return;
   const now = performance.now();
   process.stderr.write(
-    `memlint timing: ${phase.padEnd(18)} ${(now - last).toFixed(1).padStart(7)} ms (total ${(now - started).toFixed(1)} ms)\n`,
+    `memlint timing: ${phase.padEnd(18)} ${(now - last).toFixed(1).padStart(7)} ms (total ${(now - started).toFixed(1)} ms; rss ${mb(process.memoryUsage.rss())} MB, heap ${mb(process.memoryUsage().heapUsed)} MB)\n`,
   );
   last = now;
 }
