@@ -56,6 +56,27 @@ const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 const MAY_REFUSE =
   /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
 
+const SPACE = /\s/;
+/**
+ * `text.slice(0, end).split(/\s+/).slice(-n).join(' ')`, reading back from `end` only as far as the n-th run
+ * of white space (the split of the whole prefix made every word of a long clause cost the clause's length).
+ */
+export function lastWords(text: string, end: number, n: number): string {
+  let runs = 0;
+  let from = 0;
+  for (let i = end - 1; i >= 0; i--) {
+    if (!SPACE.test(text[i]!)) continue;
+    let j = i;
+    while (j > 0 && SPACE.test(text[j - 1]!)) j--;
+    if (++runs === n) {
+      from = i + 1;
+      break;
+    }
+    i = j;
+  }
+  return text.slice(from, end).split(/\s+/).join(' ');
+}
+
 function refusedNear(text: string, start: number, end: number): boolean {
   if (HAS_CJK.test(text)) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
@@ -67,7 +88,7 @@ function refusedNear(text: string, start: number, end: number): boolean {
     const post = text.slice(end, end + 12).split(CJK_BREAK)[0] ?? '';
     return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
   }
-  const before = text.slice(0, start).split(/\s+/).slice(-6).join(' ');
+  const before = lastWords(text, start, 6);
   const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
   if (
     NEG_BEFORE.test(pre) &&
