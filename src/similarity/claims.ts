@@ -124,8 +124,8 @@ export interface NoteClaims {
   readonly rules: Map<string, { readonly refuse: boolean; readonly at: number }>;
   /** Every number the note writes, normalized. */
   readonly numbers: Set<string>;
-  /** Content stems of each sentence (the subject two claims must share besides their key). */
-  readonly subject: readonly Set<string>[];
+  /** Content stems of each sentence, sorted, each once (the subject two claims must share besides their key). */
+  readonly subject: readonly (readonly string[])[];
 }
 
 const CODE = /`([^`\n]{1,120})`/g;
@@ -189,7 +189,20 @@ function addValue(
 }
 
 /** Content stems of a sentence; CJK text gives its character bigrams. */
-function subjectOf(tokens: readonly string[]): Set<string> {
+/**
+ * One string per distinct stem across notes (a sentence's subject is kept for every sentence of every compared
+ * note: the stems, not copies of them). Bounded: past the limit it starts again (still correct, less shared).
+ */
+const interned = new Map<string, string>();
+function intern(t: string): string {
+  const hit = interned.get(t);
+  if (hit !== undefined) return hit;
+  if (interned.size >= 1_000_000) interned.clear();
+  interned.set(t, t);
+  return t;
+}
+
+function subjectOf(tokens: readonly string[]): readonly string[] {
   const out = new Set<string>();
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
@@ -204,7 +217,7 @@ function subjectOf(tokens: readonly string[]): Set<string> {
       for (const part of t.split(/[._-]+/))
         if (part.length > 3 && !STOPWORDS.has(part) && !/^\d/.test(part)) out.add(stem(part));
   }
-  return out;
+  return Array.from(out, intern).sort();
 }
 
 /**
@@ -251,7 +264,7 @@ export function noteClaims(
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
-  const subject: Set<string>[] = [];
+  const subject: (readonly string[])[] = [];
   const numbers = new Set<string>();
   const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
@@ -348,9 +361,21 @@ export interface ClaimConflict {
 const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string, need = 1): boolean => {
   if (key.includes('#')) return true;
   const except = new Set([key, stem(key), ...tokenize(key), ...tokenize(key).map(stem)]);
-  const sb = b.subject[j]!;
+  const sa = a.subject[i]!,
+    sb = b.subject[j]!;
+  // Both sorted, each stem once: the shared stems in one merge.
   let n = 0;
-  for (const t of a.subject[i]!) if (!except.has(t) && sb.has(t) && ++n >= need) return true;
+  for (let x = 0, y = 0; x < sa.length && y < sb.length;) {
+    const s = sa[x]!,
+      t = sb[y]!;
+    if (s < t) x++;
+    else if (s > t) y++;
+    else {
+      if (!except.has(s) && ++n >= need) return true;
+      x++;
+      y++;
+    }
+  }
   return false;
 };
 
