@@ -78,8 +78,8 @@ export function lastWords(text: string, end: number, n: number): string {
   return text.slice(from, end).split(/\s+/).join(' ');
 }
 
-function refusedNear(text: string, start: number, end: number): boolean {
-  if (HAS_CJK.test(text)) {
+function refusedNear(text: string, start: number, end: number, cjk = HAS_CJK.test(text)): boolean {
+  if (cjk) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
     const pre =
       text
@@ -288,7 +288,11 @@ export function noteClaims(
       if (!isScoped) {
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
         const mayRefuse = neg || MAY_REFUSE.test(c.text);
-        const refusedAt = mayRefuse ? refusedNear : (): boolean => false;
+        // Whether the clause holds CJK text is asked once per clause, not once per word.
+        const cjk = mayRefuse && HAS_CJK.test(c.text);
+        const refusedAt = mayRefuse
+          ? (text: string, start: number, end: number): boolean => refusedNear(text, start, end, cjk)
+          : (): boolean => false;
         const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
         for (const m of blanked.matchAll(WORD)) {
           const t = m[0].toLowerCase().replace(/[.'-]+$/, '');
