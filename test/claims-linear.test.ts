@@ -9,8 +9,12 @@ import {
   noteClaims,
   refuses,
   scoped,
+  sharedFrames,
+  claimConflict,
   type FrameSet,
+  type SharedFrames,
 } from '../src/similarity/claims.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
 import { isCjk, STOPWORDS } from '../src/similarity/text.js';
 
 const PIECES = ['a', 'bc', 'never', ' ', '  ', '\t', '\n', '\u00a0', '\u3000', '\u2028', 'é', '日本', '`x`', ',', '🙂'];
@@ -97,5 +101,45 @@ describe('frames (FrameSet)', () => {
     }
     // The random notes share frames often enough for the look-ups to be tested both ways.
     expect(shared).toBeGreaterThan(100);
+  });
+
+  it('compared through sharedFrames, pairs conflict exactly as without it, with fewer look-ups', () => {
+    const r = seeded(5);
+    const pool = Array.from({ length: 40 }, () =>
+      Array.from({ length: 4 + Math.floor(r() * 9) }, () => VOCAB[Math.floor(r() * VOCAB.length)]!),
+    );
+    // Half the notes draw from the first few sentences only: frames shared by some notes, not by all.
+    const notes = Array.from({ length: 60 }, (_, i) =>
+      noteClaims(
+        claimSentences(
+          Array.from({ length: 2 + Math.floor(r() * 8) }, () => {
+            const words = [...pool[Math.floor(r() * (i % 2 ? 6 : pool.length))]!];
+            if (r() < 0.5) words[Math.floor(r() * words.length)] = VOCAB[Math.floor(r() * VOCAB.length)]!;
+            return words.join(' ');
+          }),
+        ),
+      ),
+    );
+    const shared = sharedFrames(notes.map((c) => c.frames));
+    const lookups = (f: () => void): number => {
+      startCounting();
+      f();
+      return stopCounting()['claims.frameLookups'] ?? 0;
+    };
+    const each = (shared?: SharedFrames): unknown[] => {
+      const out: unknown[] = [];
+      for (let i = 0; i < notes.length; i++)
+        for (let j = i + 1; j < notes.length; j++) out.push(claimConflict(notes[i]!, notes[j]!, shared));
+      return out;
+    };
+    let without: unknown[] = [],
+      through: unknown[] = [];
+    const all = lookups(() => (without = each()));
+    const some = lookups(() => (through = each(shared)));
+    expect(through).toEqual(without);
+    expect(without.filter((c) => c !== null).length).toBeGreaterThan(5);
+    // Frame conflicts among them ("jest vs vitest in …"): the look-ups sharedFrames narrows.
+    expect(without.some((c) => / vs .* in "/.test((c as { detail?: string } | null)?.detail ?? ''))).toBe(true);
+    expect(some).toBeLessThan(all);
   });
 });

@@ -590,12 +590,15 @@ const notUsedIn = (n: NoteClaims, w: string): boolean => {
  * Vitest for all unit tests"), where neither note uses the other's filler and the two fillers are
  * not one word spelled two ways.
  */
-function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
   const [small, large] = a.frames.hash.length <= b.frames.hash.length ? [a, b] : [b, a];
   const sf = small.frames,
     lf = large.frames;
-  count('claims.frameLookups', sf.hash.length);
-  for (let f = 0; f < sf.hash.length; f++) {
+  const only = shared?.get(sf);
+  const n = only ? only.length : sf.hash.length;
+  count('claims.frameLookups', n);
+  for (let q = 0; q < n; q++) {
+    const f = only ? only[q]! : q;
     const g = findFrame(lf, sf, f);
     if (g < 0) continue;
     const fs = { filler: fillerOf(sf, f), at: frameAt(sf, f) },
@@ -615,7 +618,45 @@ function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
 const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
 
 /** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
-export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+/**
+ * For each note's frames, the ones whose hash some other note's frames have too (in order): a frame no other
+ * note has cannot be the same frame in two notes, so comparing a pair looks up only these. Built once for a set
+ * of notes (`sharedFrames`), used by `claimConflict` for pairs of those notes.
+ */
+export type SharedFrames = ReadonlyMap<FrameSet, Int32Array>;
+
+export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
+  let total = 0;
+  for (const x of sets) total += x.hash.length;
+  const all = new Float64Array(total);
+  let at = 0;
+  for (const x of sets) {
+    all.set(x.hash, at);
+    at += x.hash.length;
+  }
+  all.sort();
+  // A hash twice in `all`: in two notes, or twice in one (two frames of one note with one hash: kept too).
+  const many = (h: number): boolean => {
+    let lo = 0,
+      hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (all[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1 < all.length && all[lo + 1] === h;
+  };
+  const out = new Map<FrameSet, Int32Array>();
+  for (const x of sets) {
+    if (out.has(x)) continue;
+    const keep: number[] = [];
+    for (let f = 0; f < x.hash.length; f++) if (many(x.hash[f]!)) keep.push(f);
+    out.set(x, Int32Array.from(keep));
+  }
+  return out;
+}
+
+export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
   for (const [key, ea] of a.values) {
     const eb = b.values.get(key);
     if (!eb) continue;
@@ -642,7 +683,7 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       b: eb.at,
     };
   }
-  const frame = frameConflict(a, b);
+  const frame = frameConflict(a, b, shared);
   if (frame) return frame;
   const [small, large] = a.rules.size <= b.rules.size ? [a, b] : [b, a];
   for (const [key, r] of small.rules) {
