@@ -190,19 +190,20 @@ function addValue(
 
 /** Content stems of a sentence; CJK text gives its character bigrams. */
 /**
- * One string per distinct stem across notes (a sentence's subject is kept for every sentence of every compared
- * note: the stems, not copies of them). Bounded: past the limit it starts again (still correct, less shared).
+ * One string per distinct stem of a note (a sentence's subject is kept for every sentence of every compared
+ * note: the note's stems once, not a copy per sentence). Per note: a vault-wide map grows past the cache.
  */
-const interned = new Map<string, string>();
-function intern(t: string): string {
-  const hit = interned.get(t);
-  if (hit !== undefined) return hit;
-  if (interned.size >= 1_000_000) interned.clear();
-  interned.set(t, t);
-  return t;
+function interner(): (t: string) => string {
+  const seen = new Map<string, string>();
+  return (t) => {
+    const hit = seen.get(t);
+    if (hit !== undefined) return hit;
+    seen.set(t, t);
+    return t;
+  };
 }
 
-function subjectOf(tokens: readonly string[]): readonly string[] {
+function subjectOf(tokens: readonly string[], intern: (t: string) => string): readonly string[] {
   const out = new Set<string>();
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
@@ -265,11 +266,12 @@ export function noteClaims(
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
   const subject: (readonly string[])[] = [];
+  const intern = interner();
   const numbers = new Set<string>();
   const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
   sentences.forEach((s, i) => {
-    subject.push(subjectOf(s.tokens));
+    subject.push(subjectOf(s.tokens, intern));
     for (const c of s.clauses) {
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
@@ -635,22 +637,15 @@ export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
     at += x.hash.length;
   }
   all.sort();
-  // A hash twice in `all`: in two notes, or twice in one (two frames of one note with one hash: kept too).
-  const many = (h: number): boolean => {
-    let lo = 0,
-      hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (all[mid]! < h) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1 < all.length && all[lo + 1] === h;
-  };
+  // The hashes in `all` twice or more: in two notes, or twice in one (two frames of one note with one hash: kept
+  // too). Few: most frames are one note's own.
+  const many = new Set<number>();
+  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) many.add(all[i]!);
   const out = new Map<FrameSet, Int32Array>();
   for (const x of sets) {
     if (out.has(x)) continue;
     const keep: number[] = [];
-    for (let f = 0; f < x.hash.length; f++) if (many(x.hash[f]!)) keep.push(f);
+    for (let f = 0; f < x.hash.length; f++) if (many.has(x.hash[f]!)) keep.push(f);
     out.set(x, Int32Array.from(keep));
   }
   return out;
