@@ -13,6 +13,7 @@ import { knownRuleIds } from '../src/rules/ids.js';
 import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { STAGES } from '../src/consolidate/stages/index.js';
 import { loadVault } from '../src/vault/load.js';
+import { withholdRefused } from '../src/apply/withhold.js';
 // @ts-expect-error: a plain .mjs script without types
 import { generateHardVault, planHardVault } from '../scripts/bench/generate.mjs';
 
@@ -24,7 +25,7 @@ interface Counts {
   readonly consolidate: Record<string, number>;
 }
 
-/** Counters of `check`, then of `consolidate` (its own stages; the contradiction stage is counted by its own test), on one generated vault. */
+/** Counters of `check`, then of `consolidate` (its own stages, the contradiction stage aside, and its post-state gate), on one generated vault. */
 async function countedBoth(n: number): Promise<Counts> {
   const dir = join(root, `hard-${n}`);
   (generateHardVault as (d: string, n: number) => void)(dir, n);
@@ -34,10 +35,12 @@ async function countedBoth(n: number): Promise<Counts> {
     const check = stopCounting();
     const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
     startCounting();
-    consolidateVault(vault, {
+    const proposal = consolidateVault(vault, {
       stages: STAGES.filter((s) => s.id !== 'contradictions'),
       now: new Date('2026-01-01T00:00:00Z'),
     });
+    // And the post-state gate the command runs on it (withholding what apply would refuse): apply.* counters.
+    withholdRefused(proposal, vault);
     const consolidate = stopCounting();
     return { check, consolidate };
   } finally {

@@ -9,7 +9,7 @@ import { maskSecrets, unmaskSecrets } from '../rules/security/secret.js';
 import { storeChunks } from '../vault/hermes.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { HOLDING, type Overlay, type StoreEdits } from './compose.js';
-import { emptyLineEdits, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
+import { emptyLineEdits, fileLinesNoCr, replaceBody, retargetLines, retargetLinks, type LineEdits } from './edits.js';
 import { newSecurityFinding } from './scan-written.js';
 import { currentEntry, Refusal, wholeText } from './validate.js';
 
@@ -77,12 +77,38 @@ function retire(vault: Vault, a: Action<'retire'>, overlay: Overlay): void {
   }
 }
 
+/** A link's target without its #anchor or ?query: a link to the same file with one is a link to it too. */
+const bareTarget = (l: Link): string => l.target.replace(/[?#].*$/, '');
+
+/**
+ * An index file's links (not mentions) by bare target and by resolved path, each list in file order, built once
+ * per file: a relink item looks up its links instead of testing every link of the index (a proposal holds one
+ * relink per broken index line, so testing them all was O(items × links)).
+ */
+const linksByName = new WeakMap<VaultFile, Map<string, Link[]>>();
+function linksNamed(file: VaultFile, name: string): readonly Link[] {
+  let m = linksByName.get(file);
+  if (!m) {
+    m = new Map();
+    for (const l of file.links) {
+      if (l.kind === 'mention') continue;
+      const bare = bareTarget(l);
+      for (const key of l.resolved === null || l.resolved === bare ? [bare] : [bare, l.resolved]) {
+        const list = m.get(key);
+        if (list) list.push(l);
+        else m.set(key, [l]);
+      }
+    }
+    linksByName.set(file, m);
+  }
+  return m.get(name) ?? [];
+}
+
 function relink(vault: Vault, a: Action<'relink'>, overlay: Overlay): void {
   const file = note(vault, a.file);
-  // A link to the same file with an #anchor or ?query is a link to it too.
-  const from = (l: Link): boolean => l.target.replace(/[?#].*$/, '') === a.from || l.resolved === a.from;
+  const from = (l: Link): boolean => bareTarget(l) === a.from || l.resolved === a.from;
   if (file.role === 'index' || file.role === 'secondary-index') {
-    const lines = retargetLines(file, from, a.to);
+    const lines = retargetLines(file, from, a.to, linksNamed(file, a.from));
     if (lines.size === 0) throw new Refusal(`${a.file} has no link to ${a.from}`);
     for (const [line, text] of lines) editsFor(overlay, a.file).replace.set(line, text);
   } else {
@@ -94,7 +120,7 @@ function relink(vault: Vault, a: Action<'relink'>, overlay: Overlay): void {
 
 function fixIndex(vault: Vault, a: Action<'fix-index'>, overlay: Overlay): void {
   const file = note(vault, a.file);
-  const lines = file.text.split(/\r?\n/);
+  const lines = fileLinesNoCr(file);
   const edits = editsFor(overlay, a.file);
   for (const r of a.remove) {
     const line = (lines[r.line - 1] ?? '').replace(/\r$/, '');
@@ -129,7 +155,7 @@ function fixIndex(vault: Vault, a: Action<'fix-index'>, overlay: Overlay): void 
 function splitIndex(vault: Vault, a: Action<'split-index'>, overlay: Overlay): void {
   // Each section moves, byte for byte, into a new note; one pointer line takes its place.
   const file = note(vault, a.file);
-  const lines = file.text.split(/\r?\n/);
+  const lines = fileLinesNoCr(file);
   const edits = editsFor(overlay, a.file);
   const eol = file.crlf ? '\r\n' : '\n';
   const created = new Map<string, string[]>();

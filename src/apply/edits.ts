@@ -1,6 +1,7 @@
 /** Text transformations that apply plans: front matter stays byte-identical, links are retargeted. */
 import { posix } from 'node:path';
 import type { Link, VaultFile } from '../vault/model.js';
+import { count } from '../util/counters.js';
 
 /** The file with its body replaced; the front matter (and BOM) kept exactly as written. */
 export function replaceBody(file: VaultFile, body: string): string {
@@ -53,12 +54,44 @@ export function retargetLinks(file: VaultFile, matches: (l: Link) => boolean, to
   return out === file.text ? null : (file.bom ? '\uFEFF' : '') + out;
 }
 
-/** The same, line by line, for index files (whose edits are made against original line numbers). */
-export function retargetLines(file: VaultFile, matches: (l: Link) => boolean, to: string): Map<number, string> {
-  const lines = file.text.split('\n');
+/**
+ * A file's text split at `\n` (`fileLines`) or at `\r?\n` (`fileLinesNoCr`), memoized per file: an index is
+ * edited by one item after another, each reading its lines.
+ */
+const linesMemo = new WeakMap<VaultFile, { readonly text: string; readonly lf: string[]; crlf?: string[] }>();
+function memoOf(file: VaultFile): { readonly text: string; readonly lf: string[]; crlf?: string[] } {
+  const hit = linesMemo.get(file);
+  if (hit && hit.text === file.text) return hit;
+  const m = { text: file.text, lf: file.text.split('\n') };
+  linesMemo.set(file, m);
+  return m;
+}
+export const fileLines = (file: VaultFile): readonly string[] => memoOf(file).lf;
+export function fileLinesNoCr(file: VaultFile): readonly string[] {
+  const m = memoOf(file);
+  return (m.crlf ??= file.text.split(/\r?\n/));
+}
+
+/**
+ * The same, line by line, for index files (whose edits are made against original line numbers).
+ * `candidates`: the links `matches` is asked about, in file order (default every link of the file; a
+ * caller with an index of the file's links passes only the ones that can match).
+ */
+export function retargetLines(
+  file: VaultFile,
+  matches: (l: Link) => boolean,
+  to: string,
+  candidates: readonly Link[] = file.links,
+): Map<number, string> {
+  const lines = fileLines(file);
   const byLine = new Map<number, Link[]>();
-  for (const l of file.links)
-    if (l.kind !== 'mention' && matches(l)) byLine.set(l.line, [...(byLine.get(l.line) ?? []), l]);
+  count('apply.retargetLinkTests', candidates.length);
+  for (const l of candidates) {
+    if (l.kind === 'mention' || !matches(l)) continue;
+    const list = byLine.get(l.line);
+    if (list) list.push(l);
+    else byLine.set(l.line, [l]);
+  }
   const out = new Map<number, string>();
   for (const [line, links] of byLine) {
     const text = lines[line - 1]!.replace(/\r$/, '');

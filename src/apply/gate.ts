@@ -184,18 +184,21 @@ function holdsInOrder(line: string, parts: readonly string[]): boolean {
 }
 
 /**
- * The post-image's fact lines with a word index, built once per judged post-image: a removed line's parts
- * are looked for only in the lines holding the rarest of its interior words (a part found inside a line has
- * its interior words there as whole words), not in the whole vault's text per removed line.
+ * Fact lines with a word index, built once per judged post-image: a removed line's parts are looked for only in
+ * the lines holding every one of (up to three of) the rarest of its interior words (a part found inside a line
+ * has its interior words there as whole words), not in the whole vault's text per removed line. A line whose
+ * fact text is the parts joined holds them (the common case: a line moved or relinked) and is found in a set.
  */
 class FactLines {
   private readonly lines: string[] = [];
+  private readonly exact = new Set<string>();
   private readonly postings = new Map<string, number[]>();
   constructor(files: readonly VaultFile[]) {
     for (const f of files)
       for (const line of factsOf(f).split('\n')) {
         if (line === '') continue;
         const at = this.lines.push(line) - 1;
+        this.exact.add(line);
         for (const w of new Set(line.split(' '))) {
           const list = this.postings.get(w);
           if (list) list.push(at);
@@ -205,17 +208,46 @@ class FactLines {
   }
   /** Whether one line holds every part in order. */
   holds(parts: readonly string[]): boolean {
-    let best: number[] | null = null;
+    if (this.exact.has(parts.join(' '))) return true;
+    const lists: number[][] = [];
+    const seen = new Set<string>();
     for (const p of parts) {
       const words = p.split(' ');
       for (let i = 1; i < words.length - 1; i++) {
-        const list = this.postings.get(words[i]!) ?? [];
-        if (best === null || list.length < best.length) best = list;
+        const w = words[i]!;
+        if (seen.has(w)) continue;
+        seen.add(w);
+        lists.push(this.postings.get(w) ?? []);
       }
     }
-    if (best === null) return this.lines.some((l) => holdsInOrder(l, parts));
-    return best.some((i) => holdsInOrder(this.lines[i]!, parts));
+    if (lists.length === 0) {
+      count('apply.factLineTests', this.lines.length);
+      return this.lines.some((l) => holdsInOrder(l, parts));
+    }
+    lists.sort((x, y) => x.length - y.length);
+    const [best, ...others] = lists.slice(0, 3) as [number[], ...number[][]];
+    count('apply.factLineCandidates', best.length);
+    for (const i of best) {
+      if (!others.every((o) => sortedHas(o, i))) continue;
+      count('apply.factLineTests');
+      if (holdsInOrder(this.lines[i]!, parts)) return true;
+    }
+    return false;
   }
+}
+
+/** Whether an ascending list holds `x` (binary search). */
+function sortedHas(list: readonly number[], x: number): boolean {
+  let lo = 0,
+    hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /**
@@ -266,11 +298,17 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
     (f): f is VaultFile => f !== null && changed.some((c) => c.path === f.path),
   );
   if (indexes.length === 0) return [];
-  // A fact text has no line break, so it is in the vault's fact texts joined when it is in one file's.
-  // A few removed lines are looked for by scanning; past that, through a word index of the post-image.
+  // A removed line's text is looked for first in the files the run writes (where a moved, relinked or unlinked
+  // line goes), then anywhere: a few such lines by scanning, past that through a word index of the post-image.
+  const written = changes
+    .filter((c) => c.after && !c.path.startsWith(`${HOLDING}/`) && !c.path.startsWith('.memlint/'))
+    .map((c) => post.byPath.get(c.path))
+    .filter((f): f is VaultFile => f !== undefined);
+  let local: FactLines | null = null;
   let facts: FactLines | null = null;
   let scans = 0;
   const found = (parts: readonly string[]): boolean => {
+    if ((local ??= new FactLines(written)).holds(parts)) return true;
     if (facts === null && scans++ < 16)
       return post.files.some((f) =>
         factsOf(f)

@@ -9,6 +9,7 @@
  */
 import { stem, typoLevel } from './lexicon.js';
 import { isCjk, STOPWORDS, tokens as tokenize } from './text.js';
+import { count } from '../util/counters.js';
 
 /** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
 export interface ClaimClause {
@@ -56,8 +57,29 @@ const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 const MAY_REFUSE =
   /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
 
-function refusedNear(text: string, start: number, end: number): boolean {
-  if (HAS_CJK.test(text)) {
+const SPACE = /\s/;
+/**
+ * `text.slice(0, end).split(/\s+/).slice(-n).join(' ')`, reading back from `end` only as far as the n-th run
+ * of white space (the split of the whole prefix made every word of a long clause cost the clause's length).
+ */
+export function lastWords(text: string, end: number, n: number): string {
+  let runs = 0;
+  let from = 0;
+  for (let i = end - 1; i >= 0; i--) {
+    if (!SPACE.test(text[i]!)) continue;
+    let j = i;
+    while (j > 0 && SPACE.test(text[j - 1]!)) j--;
+    if (++runs === n) {
+      from = i + 1;
+      break;
+    }
+    i = j;
+  }
+  return text.slice(from, end).split(/\s+/).join(' ');
+}
+
+function refusedNear(text: string, start: number, end: number, cjk = HAS_CJK.test(text)): boolean {
+  if (cjk) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
     const pre =
       text
@@ -67,7 +89,7 @@ function refusedNear(text: string, start: number, end: number): boolean {
     const post = text.slice(end, end + 12).split(CJK_BREAK)[0] ?? '';
     return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
   }
-  const before = text.slice(0, start).split(/\s+/).slice(-6).join(' ');
+  const before = lastWords(text, start, 6);
   const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
   if (
     NEG_BEFORE.test(pre) &&
@@ -97,13 +119,13 @@ export interface NoteClaims {
   /** Values the note refuses or retires ("5050 não é mais usada", "旧的 100.85.28.37 已失效"). */
   readonly refusedValues: Set<string>;
   /** Frames: a clause with one word left out (its filler), keyed by the rest ("use _ for all unit tests" → jest). */
-  readonly frames: Map<string, { readonly filler: string; readonly at: number }>;
+  readonly frames: FrameSet;
   /** Rules: a clause opening with always/never/don't… keyed by the first four content words after it ("force push release branch" → do / don't). */
   readonly rules: Map<string, { readonly refuse: boolean; readonly at: number }>;
   /** Every number the note writes, normalized. */
   readonly numbers: Set<string>;
-  /** Content stems of each sentence (the subject two claims must share besides their key). */
-  readonly subject: readonly Set<string>[];
+  /** Content stems of each sentence, sorted, each once (the subject two claims must share besides their key). */
+  readonly subject: readonly (readonly string[])[];
 }
 
 const CODE = /`([^`\n]{1,120})`/g;
@@ -167,7 +189,21 @@ function addValue(
 }
 
 /** Content stems of a sentence; CJK text gives its character bigrams. */
-function subjectOf(tokens: readonly string[]): Set<string> {
+/**
+ * One string per distinct stem of a note (a sentence's subject is kept for every sentence of every compared
+ * note: the note's stems once, not a copy per sentence). Per note: a vault-wide map grows past the cache.
+ */
+function interner(): (t: string) => string {
+  const seen = new Map<string, string>();
+  return (t) => {
+    const hit = seen.get(t);
+    if (hit !== undefined) return hit;
+    seen.set(t, t);
+    return t;
+  };
+}
+
+function subjectOf(tokens: readonly string[], intern: (t: string) => string): readonly string[] {
   const out = new Set<string>();
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
@@ -182,7 +218,7 @@ function subjectOf(tokens: readonly string[]): Set<string> {
       for (const part of t.split(/[._-]+/))
         if (part.length > 3 && !STOPWORDS.has(part) && !/^\d/.test(part)) out.add(stem(part));
   }
-  return out;
+  return Array.from(out, intern).sort();
 }
 
 /**
@@ -229,18 +265,19 @@ export function noteClaims(
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
-  const subject: Set<string>[] = [];
+  const subject: (readonly string[])[] = [];
+  const intern = interner();
   const numbers = new Set<string>();
-  const frames = new Map<string, { filler: string; at: number }>();
+  const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
   sentences.forEach((s, i) => {
-    subject.push(subjectOf(s.tokens));
+    subject.push(subjectOf(s.tokens, intern));
     for (const c of s.clauses) {
       const neg = refuses(c.text.replace(CODE, ' '));
       const isScoped = scoped(c.text.replace(CODE, ' '));
       const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
       // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
-      if (!isScoped && !neg && !c.text.includes('/')) addFrames(frames, c.tokens, i);
+      if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i);
       for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
@@ -253,7 +290,11 @@ export function noteClaims(
       if (!isScoped) {
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
         const mayRefuse = neg || MAY_REFUSE.test(c.text);
-        const refusedAt = mayRefuse ? refusedNear : (): boolean => false;
+        // Whether the clause holds CJK text is asked once per clause, not once per word.
+        const cjk = mayRefuse && HAS_CJK.test(c.text);
+        const refusedAt = mayRefuse
+          ? (text: string, start: number, end: number): boolean => refusedNear(text, start, end, cjk)
+          : (): boolean => false;
         const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
         for (const m of blanked.matchAll(WORD)) {
           const t = m[0].toLowerCase().replace(/[.'-]+$/, '');
@@ -309,7 +350,7 @@ export function noteClaims(
         }
     }
   });
-  return { things, words, values, refusedValues, subject, numbers, frames, rules };
+  return { things, words, values, refusedValues, subject, numbers, frames: frames.done(), rules };
 }
 
 export interface ClaimConflict {
@@ -326,9 +367,21 @@ export interface ClaimConflict {
 const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string, need = 1): boolean => {
   if (key.includes('#')) return true;
   const except = new Set([key, stem(key), ...tokenize(key), ...tokenize(key).map(stem)]);
-  const sb = b.subject[j]!;
+  const sa = a.subject[i]!,
+    sb = b.subject[j]!;
+  // Both sorted, each stem once: the shared stems in one merge.
   let n = 0;
-  for (const t of a.subject[i]!) if (!except.has(t) && sb.has(t) && ++n >= need) return true;
+  for (let x = 0, y = 0; x < sa.length && y < sb.length;) {
+    const s = sa[x]!,
+      t = sb[y]!;
+    if (s < t) x++;
+    else if (s > t) y++;
+    else {
+      if (!except.has(s) && ++n >= need) return true;
+      x++;
+      y++;
+    }
+  }
   return false;
 };
 
@@ -375,23 +428,156 @@ function stanceIn(n: NoteClaims, thing: string): (Stance & { prose?: true }) | u
 const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
 
 /**
- * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its
- * filler. Built once per note; comparing two notes is one map lookup per frame of the smaller note.
+ * A note's frames as plain data (the guard's claims cache serializes it): frame f is clause `clause[f]` with the
+ * word at `pos[f]` left out (its filler), the rest of the clause (`local[f]` = 0) or the four words after the
+ * filler with the words before it (`local[f]` = 1, "use _ for all unit tests …"). Frames are told apart by their
+ * words, exactly as the text `frameKey` writes; `hash` (52 bits of those words) only finds the candidates, so two
+ * frames with one hash are still two frames. No frame's text is built unless a conflict quotes it.
  */
-function addFrames(frames: Map<string, { filler: string; at: number }>, toks: readonly string[], at: number): void {
-  if (toks.length < 4 || toks.length > 14 || toks.some(isCjk)) return;
-  const content = toks.filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).length;
-  if (content < 4) return;
-  for (let k = 0; k < toks.length; k++) {
-    const f = toks[k]!;
-    if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
-    frames.set(`${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`, { filler: f, at });
-    // The local frame too (a clause opening, four words after the filler): "use _ for all unit tests".
-    if (k <= 2 && toks.length >= k + 5) {
-      const right = toks.slice(k + 1, k + 5);
-      if (right.filter((t) => !STOPWORDS.has(t)).length >= 3)
-        frames.set(`${toks.slice(0, k).join(' ')} _ ${right.join(' ')} …`, { filler: f, at });
+export interface FrameSet {
+  /** The clauses frames are made of (4–14 tokens each) and the sentence each one is in. */
+  readonly clauses: readonly (readonly string[])[];
+  readonly at: Int32Array;
+  /** Per frame, in the order first made (a later clause with the same frame replaces its clause and filler). */
+  readonly hash: Float64Array;
+  readonly clause: Int32Array;
+  readonly pos: Uint8Array;
+  readonly local: Uint8Array;
+  /** Frame numbers sorted by hash. */
+  readonly byHash: Int32Array;
+}
+
+/** 32-bit FNV-1a of a token. */
+function tokenHash(t: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+const BLANK = 0x9e3779b9;
+const LOCAL = 0x85ebca6b;
+
+/** The hash of frame (toks, k, local): the words around the blank, in order. */
+function frameHash(th: readonly number[], k: number, local: boolean): number {
+  const end = local ? k + 5 : th.length;
+  let h1 = local ? LOCAL : 0x12345678,
+    h2 = local ? 0x27d4eb2f : 0x165667b1;
+  for (let i = 0; i < end; i++) {
+    const t = i === k ? BLANK : th[i]!;
+    h1 = Math.imul(h1 ^ t, 0x01000193) ^ (h1 >>> 15);
+    h2 = Math.imul(h2 + t, 0x5bd1e995) ^ (h2 >>> 13);
+  }
+  h1 = Math.imul(h1 ^ end, 0x85ebca6b) >>> 0;
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0xc2b2ae35) >>> 0;
+  return h1 * 0x100000 + (h2 >>> 12);
+}
+
+/** Whether frame f of x and frame g of y are one frame (same blank, same words around it). */
+function sameFrame(x: FrameSet, f: number, y: FrameSet, g: number): boolean {
+  const k = x.pos[f]!;
+  if (k !== y.pos[g] || x.local[f] !== y.local[g]) return false;
+  const a = x.clauses[x.clause[f]!]!,
+    b = y.clauses[y.clause[g]!]!;
+  const end = x.local[f] ? k + 5 : a.length;
+  if (!x.local[f] && a.length !== b.length) return false;
+  for (let i = 0; i < end; i++) if (i !== k && a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The frame's text: the clause with `_` for its filler ("use _ for all unit tests …"). */
+export function frameKey(x: FrameSet, f: number): string {
+  const toks = x.clauses[x.clause[f]!]!,
+    k = x.pos[f]!;
+  return x.local[f]
+    ? `${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1, k + 5).join(' ')} …`
+    : `${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`;
+}
+
+const fillerOf = (x: FrameSet, f: number): string => x.clauses[x.clause[f]!]![x.pos[f]!]!;
+const frameAt = (x: FrameSet, f: number): number => x.at[x.clause[f]!]!;
+
+/** The frame of `y` that is frame f of `x`, or -1. */
+export function findFrame(y: FrameSet, x: FrameSet, f: number): number {
+  const h = x.hash[f]!;
+  let lo = 0,
+    hi = y.byHash.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (y.hash[y.byHash[mid]!]! < h) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < y.byHash.length && y.hash[y.byHash[i]!] === h; i++)
+    if (sameFrame(x, f, y, y.byHash[i]!)) return y.byHash[i]!;
+  return -1;
+}
+
+class FrameBuilder {
+  private readonly clauses: (readonly string[])[] = [];
+  private readonly at: number[] = [];
+  private readonly hash: number[] = [];
+  private readonly clause: number[] = [];
+  private readonly pos: number[] = [];
+  private readonly local: number[] = [];
+  private readonly seen = new Map<number, number | number[]>();
+
+  /**
+   * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its filler.
+   * Built once per note; comparing two notes is one look-up per frame of the smaller note.
+   */
+  addClause(toks: readonly string[], at: number): void {
+    if (toks.length < 4 || toks.length > 14 || toks.some(isCjk)) return;
+    const content = toks.filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).length;
+    if (content < 4) return;
+    let c = -1;
+    let th: number[] | null = null;
+    for (let k = 0; k < toks.length; k++) {
+      const f = toks[k]!;
+      if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
+      if (c < 0) {
+        c = this.clauses.push(toks) - 1;
+        this.at.push(at);
+        th = toks.map(tokenHash);
+      }
+      this.set(th!, c, k, false);
+      // The local frame too (a clause opening, four words after the filler): "use _ for all unit tests".
+      if (k <= 2 && toks.length >= k + 5) {
+        const right = toks.slice(k + 1, k + 5);
+        if (right.filter((t) => !STOPWORDS.has(t)).length >= 3) this.set(th!, c, k, true);
+      }
     }
+  }
+
+  private set(th: readonly number[], c: number, k: number, local: boolean): void {
+    count('claims.frames');
+    const h = frameHash(th, k, local);
+    const hit = this.seen.get(h);
+    const probe = { clauses: this.clauses, clause: [c], pos: [k], local: [local ? 1 : 0] };
+    for (const f of hit === undefined ? [] : typeof hit === 'number' ? [hit] : hit)
+      if (sameFrame(this as unknown as FrameSet, f, probe as unknown as FrameSet, 0)) {
+        // The same frame again: the later clause gives it its filler (a Map set keeps the first place).
+        this.clause[f] = c;
+        return;
+      }
+    const f = this.hash.push(h) - 1;
+    this.clause.push(c);
+    this.pos.push(k);
+    this.local.push(local ? 1 : 0);
+    if (hit === undefined) this.seen.set(h, f);
+    else if (typeof hit === 'number') this.seen.set(h, [hit, f]);
+    else hit.push(f);
+  }
+
+  done(): FrameSet {
+    const hash = Float64Array.from(this.hash);
+    const byHash = Int32Array.from(this.hash.keys()).sort((x, y) => hash[x]! - hash[y]! || x - y);
+    return {
+      clauses: this.clauses,
+      at: Int32Array.from(this.at),
+      hash,
+      clause: Int32Array.from(this.clause),
+      pos: Uint8Array.from(this.pos),
+      local: Uint8Array.from(this.local),
+      byHash,
+    };
   }
 }
 
@@ -406,16 +592,25 @@ const notUsedIn = (n: NoteClaims, w: string): boolean => {
  * Vitest for all unit tests"), where neither note uses the other's filler and the two fillers are
  * not one word spelled two ways.
  */
-function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
-  const [small, large] = a.frames.size <= b.frames.size ? [a, b] : [b, a];
-  for (const [key, fs] of small.frames) {
-    const fl = large.frames.get(key);
-    if (!fl || fl.filler === fs.filler || typoLevel(fl.filler, fs.filler)) continue;
+function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
+  const [small, large] = a.frames.hash.length <= b.frames.hash.length ? [a, b] : [b, a];
+  const sf = small.frames,
+    lf = large.frames;
+  const only = shared?.get(sf);
+  const n = only ? only.length : sf.hash.length;
+  count('claims.frameLookups', n);
+  for (let q = 0; q < n; q++) {
+    const f = only ? only[q]! : q;
+    const g = findFrame(lf, sf, f);
+    if (g < 0) continue;
+    const fs = { filler: fillerOf(sf, f), at: frameAt(sf, f) },
+      fl = { filler: fillerOf(lf, g), at: frameAt(lf, g) };
+    if (fl.filler === fs.filler || typoLevel(fl.filler, fs.filler)) continue;
     if (!notUsedIn(large, fs.filler) || !notUsedIn(small, fl.filler)) continue;
     const [fa, fb] = small === a ? [fs, fl] : [fl, fs];
     return {
       kind: 'value',
-      detail: `${fa.filler} vs ${fb.filler} in "${key.replace(/\s+/g, ' ').trim()}"`,
+      detail: `${fa.filler} vs ${fb.filler} in "${frameKey(sf, f).replace(/\s+/g, ' ').trim()}"`,
       a: fa.at,
       b: fb.at,
     };
@@ -425,7 +620,38 @@ function frameConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
 const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
 
 /** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
-export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | null {
+/**
+ * For each note's frames, the ones whose hash some other note's frames have too (in order): a frame no other
+ * note has cannot be the same frame in two notes, so comparing a pair looks up only these. Built once for a set
+ * of notes (`sharedFrames`), used by `claimConflict` for pairs of those notes.
+ */
+export type SharedFrames = ReadonlyMap<FrameSet, Int32Array>;
+
+export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
+  let total = 0;
+  for (const x of sets) total += x.hash.length;
+  const all = new Float64Array(total);
+  let at = 0;
+  for (const x of sets) {
+    all.set(x.hash, at);
+    at += x.hash.length;
+  }
+  all.sort();
+  // The hashes in `all` twice or more: in two notes, or twice in one (two frames of one note with one hash: kept
+  // too). Few: most frames are one note's own.
+  const many = new Set<number>();
+  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) many.add(all[i]!);
+  const out = new Map<FrameSet, Int32Array>();
+  for (const x of sets) {
+    if (out.has(x)) continue;
+    const keep: number[] = [];
+    for (let f = 0; f < x.hash.length; f++) if (many.has(x.hash[f]!)) keep.push(f);
+    out.set(x, Int32Array.from(keep));
+  }
+  return out;
+}
+
+export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
   for (const [key, ea] of a.values) {
     const eb = b.values.get(key);
     if (!eb) continue;
@@ -452,7 +678,7 @@ export function claimConflict(a: NoteClaims, b: NoteClaims): ClaimConflict | nul
       b: eb.at,
     };
   }
-  const frame = frameConflict(a, b);
+  const frame = frameConflict(a, b, shared);
   if (frame) return frame;
   const [small, large] = a.rules.size <= b.rules.size ? [a, b] : [b, a];
   for (const [key, r] of small.rules) {

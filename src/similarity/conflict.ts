@@ -5,7 +5,7 @@
  */
 import type { VaultFile } from '../vault/model.js';
 import { areAntonyms, normalizeNumber, typoLevel } from './lexicon.js';
-import { claimConflict, claimSentences, noteClaims, type NoteClaims } from './claims.js';
+import { claimConflict, claimSentences, noteClaims, type NoteClaims, type SharedFrames } from './claims.js';
 import { isCjk, NEGATIONS, sentences, STOPWORDS, tokens, type Sentence } from './text.js';
 
 export type ConflictKind = 'polarity' | 'value' | 'replacement' | 'retired' | 'substitution';
@@ -509,8 +509,14 @@ export function claimsOf(n: NoteClauses): NoteClaims {
  * built once per note, compared on shared keys and things (src/similarity/claims.ts). The
  * sentence-level rules above (`sentenceConflict`) serve index lines, which are one sentence each.
  */
-export function noteConflicts(a: NoteClauses, b: NoteClauses, limit = 3, stats?: ConflictStats): FoundConflict[] {
+export function noteConflicts(
+  a: NoteClauses,
+  b: NoteClauses,
+  limit = 3,
+  stats?: ConflictStats,
+  shared?: SharedFrames,
+): FoundConflict[] {
   if (stats) stats.candidatePairs++;
-  const c = limit > 0 ? claimConflict(claimsOf(a), claimsOf(b)) : null;
+  const c = limit > 0 ? claimConflict(claimsOf(a), claimsOf(b), shared) : null;
   return c ? [{ conflict: { kind: c.kind, detail: c.detail }, a: a.sentences[c.a]!.s, b: b.sentences[c.b]!.s }] : [];
 }

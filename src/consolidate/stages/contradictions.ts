@@ -1,4 +1,5 @@
-import { newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
+import { sharedFrames } from '../../similarity/claims.js';
+import { claimsOf, newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
 import { sharedRareKeys } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 import { STOPWORDS, isCjk } from '../../similarity/text.js';
@@ -40,13 +41,22 @@ export default defineStage({
     };
     const stats = newConflictStats();
     const items: ItemDraft[] = [];
-    for (const key of [...candidates].sort((x, y) => x - y)) {
+    // A dated log (session note) records a moment: what it says differently from another note is
+    // history, not a contradiction. Stale one-off logs are the incident stage's business.
+    const pairs = [...candidates]
+      .sort((x, y) => x - y)
+      .filter(
+        (key) =>
+          !DATED.test(ctx.features[Math.floor(key / n)]!.note.path) && !DATED.test(ctx.features[key % n]!.note.path),
+      );
+    // Every compared note's claims first (once per note), then which of their frames another note shares.
+    const compared = new Set<number>();
+    for (const key of pairs) compared.add(Math.floor(key / n)).add(key % n);
+    const shared = sharedFrames([...compared].sort((x, y) => x - y).map((i) => claimsOf(viewsOf(i)).frames));
+    for (const key of pairs) {
       const a = Math.floor(key / n),
         b = key % n;
-      // A dated log (session note) records a moment: what it says differently from another note is
-      // history, not a contradiction. Stale one-off logs are the incident stage's business.
-      if (DATED.test(ctx.features[a]!.note.path) || DATED.test(ctx.features[b]!.note.path)) continue;
-      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats).map((f) => ({
+      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats, shared).map((f) => ({
         kind: f.conflict.kind,
         detail: f.conflict.detail,
         a: { line: f.a.line, text: f.a.text },

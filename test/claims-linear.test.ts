@@ -1,0 +1,145 @@
+// Per-note claims read each clause once (issue 14): the words before a thing are read back from it, not split
+// out of the whole clause again for every word. Same answers as the split, on random text with every kind of space.
+import { describe, expect, it } from 'vitest';
+import {
+  claimSentences,
+  findFrame,
+  frameKey,
+  lastWords,
+  noteClaims,
+  refuses,
+  scoped,
+  sharedFrames,
+  claimConflict,
+  type FrameSet,
+  type SharedFrames,
+} from '../src/similarity/claims.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
+import { isCjk, STOPWORDS } from '../src/similarity/text.js';
+
+const PIECES = ['a', 'bc', 'never', ' ', '  ', '\t', '\n', '\u00a0', '\u3000', '\u2028', 'é', '日本', '`x`', ',', '🙂'];
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+describe('lastWords', () => {
+  it('equals text.slice(0, end).split(/\\s+/).slice(-n).join(" ")', () => {
+    const r = seeded(7);
+    for (let k = 0; k < 3000; k++) {
+      const parts: string[] = [];
+      for (let i = Math.floor(r() * 30); i > 0; i--) parts.push(PIECES[Math.floor(r() * PIECES.length)]!);
+      const text = parts.join('');
+      const end = Math.floor(r() * (text.length + 1));
+      const n = 1 + Math.floor(r() * 7);
+      expect(lastWords(text, end, n), JSON.stringify([text, end, n])).toBe(
+        text.slice(0, end).split(/\s+/).slice(-n).join(' '),
+      );
+    }
+  });
+});
+
+/** The frames as a Map keyed by their text, the way they were built before FrameSet (the reference). */
+function referenceFrames(texts: readonly string[]): Map<string, { filler: string; at: number }> {
+  const frames = new Map<string, { filler: string; at: number }>();
+  claimSentences(texts).forEach((s, at) => {
+    for (const c of s.clauses) {
+      const text = c.text.replace(/`([^`\n]{1,120})`/g, ' ');
+      if (scoped(text) || refuses(text) || c.text.includes('/')) continue;
+      const toks = c.tokens;
+      if (toks.length < 4 || toks.length > 14 || toks.some(isCjk)) continue;
+      if (toks.filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).length < 4) continue;
+      for (let k = 0; k < toks.length; k++) {
+        const f = toks[k]!;
+        if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
+        frames.set(`${toks.slice(0, k).join(' ')} _ ${toks.slice(k + 1).join(' ')}`, { filler: f, at });
+        if (k <= 2 && toks.length >= k + 5) {
+          const right = toks.slice(k + 1, k + 5);
+          if (right.filter((t) => !STOPWORDS.has(t)).length >= 3)
+            frames.set(`${toks.slice(0, k).join(' ')} _ ${right.join(' ')} …`, { filler: f, at });
+        }
+      }
+    }
+  });
+  return frames;
+}
+
+const VOCAB =
+  'use vitest jest for all unit tests the deploy script runs pnpm never push main branch always review code'.split(' ');
+
+describe('frames (FrameSet)', () => {
+  it('are the frames the text-keyed Map held, in its order, with its fillers, and are found where it found them', () => {
+    const r = seeded(11);
+    // Sentences from a small pool, some with one word changed: notes share frames and disagree on fillers.
+    const pool = Array.from({ length: 12 }, () =>
+      Array.from({ length: 4 + Math.floor(r() * 9) }, () => VOCAB[Math.floor(r() * VOCAB.length)]!),
+    );
+    const note = (): string[] =>
+      Array.from({ length: 1 + Math.floor(r() * 6) }, () => {
+        const words = [...pool[Math.floor(r() * pool.length)]!];
+        if (r() < 0.6) words[Math.floor(r() * words.length)] = VOCAB[Math.floor(r() * VOCAB.length)]!;
+        return words.join(' ');
+      });
+    let shared = 0;
+    for (let k = 0; k < 300; k++) {
+      const [ta, tb] = [note(), note()];
+      const [a, b] = [noteClaims(claimSentences(ta)).frames, noteClaims(claimSentences(tb)).frames];
+      const [ra, rb] = [referenceFrames(ta), referenceFrames(tb)];
+      const entries = (x: FrameSet): [string, string, number][] =>
+        Array.from(x.hash, (_, f) => [frameKey(x, f), x.clauses[x.clause[f]!]![x.pos[f]!]!, x.at[x.clause[f]!]!]);
+      expect(entries(a)).toEqual([...ra].map(([key, v]) => [key, v.filler, v.at]));
+      for (let f = 0; f < a.hash.length; f++) {
+        const g = findFrame(b, a, f);
+        const key = frameKey(a, f);
+        expect(g >= 0 ? frameKey(b, g) : null).toBe(rb.has(key) ? key : null);
+        if (g >= 0) shared++;
+      }
+    }
+    // The random notes share frames often enough for the look-ups to be tested both ways.
+    expect(shared).toBeGreaterThan(100);
+  });
+
+  it('compared through sharedFrames, pairs conflict exactly as without it, with fewer look-ups', () => {
+    const r = seeded(5);
+    const pool = Array.from({ length: 40 }, () =>
+      Array.from({ length: 4 + Math.floor(r() * 9) }, () => VOCAB[Math.floor(r() * VOCAB.length)]!),
+    );
+    // Half the notes draw from the first few sentences only: frames shared by some notes, not by all.
+    const notes = Array.from({ length: 60 }, (_, i) =>
+      noteClaims(
+        claimSentences(
+          Array.from({ length: 2 + Math.floor(r() * 8) }, () => {
+            const words = [...pool[Math.floor(r() * (i % 2 ? 6 : pool.length))]!];
+            if (r() < 0.5) words[Math.floor(r() * words.length)] = VOCAB[Math.floor(r() * VOCAB.length)]!;
+            return words.join(' ');
+          }),
+        ),
+      ),
+    );
+    const shared = sharedFrames(notes.map((c) => c.frames));
+    const lookups = (f: () => void): number => {
+      startCounting();
+      f();
+      return stopCounting()['claims.frameLookups'] ?? 0;
+    };
+    const each = (shared?: SharedFrames): unknown[] => {
+      const out: unknown[] = [];
+      for (let i = 0; i < notes.length; i++)
+        for (let j = i + 1; j < notes.length; j++) out.push(claimConflict(notes[i]!, notes[j]!, shared));
+      return out;
+    };
+    let without: unknown[] = [],
+      through: unknown[] = [];
+    const all = lookups(() => (without = each()));
+    const some = lookups(() => (through = each(shared)));
+    expect(through).toEqual(without);
+    expect(without.filter((c) => c !== null).length).toBeGreaterThan(5);
+    // Frame conflicts among them ("jest vs vitest in …"): the look-ups sharedFrames narrows.
+    expect(without.some((c) => / vs .* in "/.test((c as { detail?: string } | null)?.detail ?? ''))).toBe(true);
+    expect(some).toBeLessThan(all);
+  });
+});
