@@ -71,6 +71,15 @@ function session(dir: string, config: Config) {
   return { builds, reached, fromStored: s.fromStored };
 }
 
+/** A vault, its config, the write that drops note-1's line, and that write answered once (caches warm). */
+async function started(): Promise<{ dir: string; config: Config; draft: string }> {
+  const dir = vault();
+  const { config } = await loadConfig(dir, undefined, knownRuleIds);
+  const draft = withoutNote1(dir);
+  expectSame(dir, config, draft);
+  return { dir, config, draft };
+}
+
 describe('guard: the link graph cache', () => {
   it('is stored by a call that read an unchanged signature cache, then used, and answers as a built graph', async () => {
     const dir = vault();
@@ -89,10 +98,7 @@ describe('guard: the link graph cache', () => {
   });
 
   it('follows a note whose links change in place (other size; same size, other mtime)', async () => {
-    const dir = vault();
-    const { config } = await loadConfig(dir, undefined, knownRuleIds);
-    const draft = withoutNote1(dir);
-    expectSame(dir, config, draft);
+    const { dir, config, draft } = await started();
     // note-4 now links note-2 as well: removing note-1's line leaves only note-1 unreachable.
     writeFileSync(join(dir, 'note-4.md'), note(4, 'See [[note-9]] and [[note-2]].'));
     const one = unreachableOf(expectSame(dir, config, draft));
@@ -106,10 +112,7 @@ describe('guard: the link graph cache', () => {
   });
 
   it('follows notes added and removed, and the catalog', async () => {
-    const dir = vault();
-    const { config } = await loadConfig(dir, undefined, knownRuleIds);
-    const draft = withoutNote1(dir);
-    expectSame(dir, config, draft);
+    const { dir, config, draft } = await started();
     // A new note linking note-2, linked from note-5 (which the index links): note-2 stays reachable.
     writeFileSync(join(dir, 'note-13.md'), note(13, 'See [[note-2]].'));
     writeFileSync(join(dir, 'note-5.md'), note(5, 'See [[note-13]].'));
@@ -148,10 +151,7 @@ describe('guard: the link graph cache', () => {
   });
 
   it('answers a link its memo never saw, and reads a corrupt file as none; read-only and off write nothing', async () => {
-    const dir = vault();
-    const { config } = await loadConfig(dir, undefined, knownRuleIds);
-    const draft = withoutNote1(dir);
-    expectSame(dir, config, draft);
+    const { dir, config, draft } = await started();
     // A wikilink to a note and one to nothing: resolved through the full graph, same answer.
     const more = `${draft.trimEnd()}\n- [[note-2]] and [[nowhere]]\n`;
     const r = expectSame(dir, config, more);

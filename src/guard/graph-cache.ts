@@ -104,6 +104,8 @@ function readStored(root: string): Stored | null {
     if (s.offsets[n] !== s.edges.length) return null;
     for (let i = 0; i < n; i++) if (s.offsets[i]! > s.offsets[i + 1]!) return null;
     for (const e of s.edges) if (e >= s.nodes.length) return null;
+    for (const p of s.nodes) if (typeof p !== 'string') return null;
+    for (const m of s.memo) if (!Array.isArray(m) || typeof m[0] !== 'string') return null;
     return s as Stored;
   } catch {
     return null;
