@@ -15,6 +15,10 @@ import { claimConflict, type NoteClaims } from '../src/similarity/claims.js';
 import { claimsOf, noteClauses, noteConflicts, type NoteClauses } from '../src/similarity/conflict.js';
 import { loadClaims, storeClaims, type StoredClaims } from '../src/guard/claims-lazy.js';
 import { makeVaultFile, readMarkdownFile } from '../src/vault/file.js';
+import { CLAIMS_DIR, COLUMNS_FROM } from '../src/guard/claims-cache.js';
+import { guardDraft, type GuardResult } from '../src/guard/guard.js';
+import { loadConfig } from '../src/config/load.js';
+import { knownRuleIds } from '../src/rules/ids.js';
 import { tempDir } from './helpers/run.js';
 
 /** Through the serializer, as the cache file does. */
@@ -60,8 +64,7 @@ const drafts = (text: string): string[] => {
   ];
 };
 
-function notes(): string[] {
-  const dir = tempDir();
+function notes(dir = tempDir()): string[] {
   generateHardVault(dir, 24);
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((p) => p.endsWith('.md') && p !== 'MEMORY.md')
@@ -139,5 +142,42 @@ describe('guard: claims stored as columns', () => {
         odd,
       ),
     ).toBeNull();
+  });
+
+  it('guard stores long notes as columns and short ones whole, and answers as without the cache', async () => {
+    const dir = tempDir();
+    const paths = notes(dir);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
+    const now = new Date('2026-12-01T00:00:00Z');
+    const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => {
+      const { cache: _cache, ...rest } = r;
+      return rest;
+    };
+    let conflicts = 0;
+    // Another name: a draft with the note's own name is an update of it, not compared.
+    for (const p of paths.slice(0, 4))
+      for (const d0 of drafts(readFileSync(p, 'utf8'))) {
+        const d = d0.replace(/^name: (.*)$/m, 'name: $1-again');
+        const run = (cache: 'off' | 'read-write'): Omit<GuardResult, 'cache'> =>
+          answer(guardDraft(dir, config, d, { targetPath: 'new-note.md', now, cache }));
+        const off = run('off');
+        expect(run('read-write')).toEqual(off); // computes, stores
+        expect(run('read-write')).toEqual(off); // from the stored entries
+        conflicts += off.matches.filter((m) => m.conflict).length;
+      }
+    expect(conflicts).toBeGreaterThan(0);
+    // Long notes as columns, short ones whole (COLUMNS_FROM sentences).
+    const forms = readdirSync(join(dir, CLAIMS_DIR))
+      .filter((n) => /^[0-9a-f]{40}$/.test(n))
+      .map(
+        (n) =>
+          v8.deserialize(readFileSync(join(dir, CLAIMS_DIR, n))) as {
+            stored: unknown;
+            plain: { sentences: unknown[] } | null;
+          },
+      );
+    expect(forms.some((e) => e.stored !== null)).toBe(true);
+    expect(forms.some((e) => e.plain !== null)).toBe(true);
+    for (const e of forms) if (e.plain) expect(e.plain.sentences.length).toBeLessThan(COLUMNS_FROM);
   });
 });

@@ -9,7 +9,7 @@
  * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
  * returns the first conflict it meets, so the order is part of the answer. A long note's words, frames,
  * sentence subjects and sentences are stored as columns and decoded only where the engine reads them
- * (claims-lazy.ts: deserializing a 200 KB note's claims whole took ~5 ms). At most MAX_ENTRIES files
+ * (claims-lazy.ts: deserializing a 200 KB note's claims whole took ~5 ms; from COLUMNS_FROM sentences on). At most MAX_ENTRIES files
  * and MAX_BYTES bytes are kept: the least recently written go first. A corrupt or foreign file is a miss, written anew.
  */
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
@@ -26,6 +26,13 @@ import { isStoredClaims, loadClaims, storeClaims, type StoredClaims } from './cl
 
 export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
 export const MAX_ENTRIES = 1000;
+/**
+ * Notes of at least this many sentences are stored as columns (claims-lazy.ts); shorter ones whole, as
+ * before: the columns were measured to pay on long notes (deserializing them whole), while for a short
+ * note both forms are cheap (valgrind counts of an old-shape note write moved ±4% from run to run either
+ * way), so short notes stay on the path that was already proven.
+ */
+export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
 const MAGIC = 'memlint-guard-claims-2';
@@ -37,7 +44,7 @@ interface Entry {
   readonly maxBytes: number;
   /** sha1 (base64) of the file's bytes. */
   readonly hash: string;
-  /** The claims in the form decoded where the engine reads (claims-lazy.ts), or as they were (`plain`: a stem holding NUL). */
+  /** The claims in the form decoded where the engine reads (claims-lazy.ts), or as they were (`plain`: a short note, or a stem holding NUL). */
   readonly stored: StoredClaims | null;
   readonly plain: { readonly sentences: readonly Sentence[]; readonly claims: NoteClaims } | null;
 }
@@ -101,7 +108,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
     if (mode === 'read-write' && p.bytes.length === p.size && p.size <= maxBytes) {
       const sentences = view.sentences.map(({ s }) => s);
       const claims = claimsOf(view);
-      const stored = storeClaims(sentences, claims);
+      const stored = sentences.length >= COLUMNS_FROM ? storeClaims(sentences, claims) : null;
       const entry: Entry = {
         magic: MAGIC,
         build: CACHE_KEY,
