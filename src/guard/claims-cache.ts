@@ -7,7 +7,9 @@
  * An entry is used only for the same bytes (a hash of the whole file, not its times: an edit within
  * one timestamp tick is still seen), the same build (CACHE_KEY) and the same maxFileBytes. It is
  * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
- * returns the first conflict it meets, so the order is part of the answer. At most MAX_ENTRIES files
+ * returns the first conflict it meets, so the order is part of the answer. A long note's words, frames,
+ * sentence subjects and sentences are stored as columns and decoded only where the engine reads them
+ * (claims-lazy.ts: deserializing a 200 KB note's claims whole took ~5 ms; from COLUMNS_FROM sentences on). At most MAX_ENTRIES files
  * and MAX_BYTES bytes are kept: the least recently written go first. A corrupt or foreign file is a miss, written anew.
  */
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
@@ -20,12 +22,20 @@ import { writeCacheFile } from '../util/cache-dir.js';
 import { sha1Base64, sha256Hex } from '../util/digest.js';
 import { makeVaultFile, readMarkdownFile } from '../vault/file.js';
 import { CACHE_KEY } from '../version.js';
+import { isStoredClaims, loadClaims, storeClaims, type StoredClaims } from './claims-lazy.js';
 
 export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
 export const MAX_ENTRIES = 1000;
+/**
+ * Notes of at least this many sentences are stored as columns (claims-lazy.ts); shorter ones whole, as
+ * before: the columns were measured to pay on long notes (deserializing them whole), while for a short
+ * note both forms are cheap (valgrind counts of an old-shape note write moved ±4% from run to run either
+ * way), so short notes stay on the path that was already proven.
+ */
+export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
-const MAGIC = 'memlint-guard-claims-1';
+const MAGIC = 'memlint-guard-claims-3';
 
 interface Entry {
   readonly magic: string;
@@ -34,8 +44,9 @@ interface Entry {
   readonly maxBytes: number;
   /** sha1 (base64) of the file's bytes. */
   readonly hash: string;
-  readonly sentences: readonly Sentence[];
-  readonly claims: NoteClaims;
+  /** The claims in the form decoded where the engine reads (claims-lazy.ts), or as they were (`plain`: a short note, or a stem holding NUL). */
+  readonly stored: StoredClaims | null;
+  readonly plain: { readonly sentences: readonly Sentence[]; readonly claims: NoteClaims } | null;
 }
 
 /** node:v8 only when a note is compared (most guard calls compare none). */
@@ -80,7 +91,9 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
       e.hash !== sha1Base64(bytes)
     )
       return null;
-    return { sentences: e.sentences.map((s) => ({ s })), claims: e.claims };
+    if (e.stored && isStoredClaims(e.stored)) return loadClaims(e.stored);
+    if (e.plain) return { sentences: e.plain.sentences.map((s) => ({ s })), claims: e.plain.claims };
+    return null;
   };
 
   const computed = (path: string): NoteClauses | null => {
@@ -93,14 +106,17 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
     const view = noteClauses(makeVaultFile(p, []));
     // Kept only when the parse read the whole file (a file past maxBytes keeps its head only).
     if (mode === 'read-write' && p.bytes.length === p.size && p.size <= maxBytes) {
+      const sentences = view.sentences.map(({ s }) => s);
+      const claims = claimsOf(view);
+      const stored = sentences.length >= COLUMNS_FROM ? storeClaims(sentences, claims) : null;
       const entry: Entry = {
         magic: MAGIC,
         build: CACHE_KEY,
         path,
         maxBytes,
         hash: sha1Base64(p.bytes),
-        sentences: view.sentences.map(({ s }) => s),
-        claims: claimsOf(view),
+        stored,
+        plain: stored ? null : { sentences, claims },
       };
       pending.push({ file: fileOf(path), entry });
     }

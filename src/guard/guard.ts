@@ -1,4 +1,5 @@
 /** The pre-write check: is this draft a note the vault already has, or one that contradicts it? */
+import { readFileSync } from 'node:fs';
 import { entryNotes } from '../consolidate/entries.js';
 import { securityFindings } from '../rules/security/in-text.js';
 import { loadVault } from '../vault/load.js';
@@ -14,6 +15,7 @@ import { vaultFromText } from '../vault/from-text.js';
 import type { NoteSignature } from './cache.js';
 import { noteSignatures, type SignatureSet } from './signatures.js';
 import { linkGraph, type LinkGraph } from './link-graph.js';
+import { graphSession } from './graph-cache.js';
 import { claimsStore } from './claims-cache.js';
 import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
@@ -147,43 +149,49 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
   const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
   if (record) writeFolderListings(root, record, listings);
-  if ((config.kind ?? detectKind(found.markdown)) === 'hermes')
+  // A top-level MEMORY.md is read once: for the kind (a Hermes store holds a `§` line) and, when it
+  // is the index, for the index checks below (9,000 lines on the hard bench shape).
+  const texts = new Map<string, string>();
+  const readOnce = (f: { path: string; absPath: string }): string => {
+    const t = readFileSync(f.absPath, 'utf8');
+    texts.set(f.path, t);
+    return t;
+  };
+  if ((config.kind ?? detectKind(found.markdown, readOnce)) === 'hermes')
     return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
   if (options.targetPath === config.index.file) {
-    // Reachability from the signature cache's links, read only when the write changes the index's links.
-    let sigs: SignatureSet | undefined;
-    const graphOf = (): LinkGraph => {
+    // Reachability from the signature cache's links, read only when the write changes the index's links;
+    // the resolved graph itself is kept between index writes while nothing it came from changed (graph-cache.ts).
+    const build = (): { sigs: SignatureSet; graph: LinkGraph } => {
       try {
-        return linkGraph(
-          root,
-          config,
-          found,
-          (sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline })),
-        );
+        const sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline });
+        return { sigs, graph: linkGraph(root, config, found, sigs) };
       } catch (e) {
         if (e instanceof GuardTimeout) throw e;
         // A cache whose header reads but whose JSON does not: answered without it, and written anew.
-        return linkGraph(
-          root,
-          config,
-          found,
-          (sigs = noteSignatures(root, config, found, {
-            cache: cacheMode === 'read-write' ? 'rebuild' : 'off',
-            deadline: options.deadline,
-          })),
-        );
+        const sigs = noteSignatures(root, config, found, {
+          cache: cacheMode === 'read-write' ? 'rebuild' : 'off',
+          deadline: options.deadline,
+        });
+        return { sigs, graph: linkGraph(root, config, found, sigs) };
       }
     };
-    const g = guardIndexText(root, config, draft, graphOf, cacheMode);
-    const counts = sigs as SignatureSet | undefined;
+    const session = graphSession(root, config, found, cacheMode, build);
+    const g = guardIndexText(root, config, draft, () => session.graph(), cacheMode, texts.get(config.index.file));
+    session.save();
+    const counts = session.sigs();
+    // A stored graph vouches for every note as the signature cache would (all unchanged: none computed).
+    const cache = counts
+      ? { fromCache: counts.fromCache, computed: counts.computed }
+      : { fromCache: session.fromStored, computed: 0 };
     return withIndex(
       {
         verdict: 'ok',
         matches: [],
         problems: [],
         reasons: [],
-        cache: { fromCache: counts?.fromCache ?? 0, computed: counts?.computed ?? 0 },
+        cache,
       },
       g,
     );
@@ -289,7 +297,18 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   };
   return target === undefined
     ? result
-    : withIndex(result, guardNoteIndexLine(root, config, target, draft, name, draftNote.meta.description ?? null));
+    : withIndex(
+        result,
+        guardNoteIndexLine(
+          root,
+          config,
+          target,
+          draft,
+          name,
+          draftNote.meta.description ?? null,
+          texts.get(config.index.file),
+        ),
+      );
 }
 
 /**

@@ -37,9 +37,10 @@ export interface IndexGuard {
 }
 
 const OK: IndexGuard = { verdict: 'ok', reasons: [], advice: [] };
-const readText = (abs: string): string | null => {
+/** `known`: the file's text when guard has read it already (for the vault's kind). */
+const readText = (abs: string, known?: string): string | null => {
   try {
-    return readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+    return (known ?? readFileSync(abs, 'utf8')).replace(/^\uFEFF/, '');
   } catch {
     return null;
   }
@@ -186,10 +187,11 @@ export function guardIndexText(
   after: string,
   graphOf: () => LinkGraph,
   cache: CacheMode = 'off',
+  known?: string,
 ): IndexGuard {
   const views = indexViews(root, config, cache);
   try {
-    return indexTextGuard(root, config, after, graphOf, views);
+    return indexTextGuard(root, config, after, graphOf, views, known);
   } finally {
     views.save();
   }
@@ -201,8 +203,9 @@ function indexTextGuard(
   after: string,
   graphOf: () => LinkGraph,
   views: IndexViews,
+  known: string | undefined,
 ): IndexGuard {
-  const before = readText(join(root, config.index.file));
+  const before = readText(join(root, config.index.file), known);
   const next = views.view(after).info;
   const unit = unitName(next.measure);
   const measured = {
@@ -322,9 +325,10 @@ export function guardNoteIndexLine(
   draft: string,
   name: string | null,
   description: string | null,
+  known?: string,
 ): IndexGuard {
   if (existsSync(join(root, ...path.split('/')))) return OK;
-  const index = readText(join(root, config.index.file));
+  const index = readText(join(root, config.index.file), known);
   if (index === null) return OK; // index/missing is check's business
   const file = path.split('/').pop()!;
   const stem = file.replace(/\.md$/i, '');

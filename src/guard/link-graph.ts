@@ -22,10 +22,40 @@ export interface LinkGraph {
   /** What `reachability()` calls linked: the starts, then every path a reached note links (mentions left out). */
   reach(start: Iterable<string>): Set<string>;
   isNote(path: string): boolean;
+  /** The notes, in discovery order (graph-cache.ts stores the graph by them). */
+  notes(): readonly string[];
+  /** Where a note's links land (notes and other files; nowhere and outside left out), in link order. */
+  out(path: string): readonly string[];
+  /** The catalog's and secondary indexes' links, as read now. */
+  readonly roots: readonly RootLinks[];
+}
+
+/** A catalog's or secondary index's links (kind, target, …), read whatever maxFileBytes says. */
+export interface RootLinks {
+  readonly from: string;
+  readonly links: readonly string[];
 }
 
 /** Indexes and catalogs are read whatever maxFileBytes says (as a vault load reads them). */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The catalog's and secondary indexes' links, read now (they are not notes: no cache holds them). */
+export function readRoots(found: Discovery, roleOf: (path: string) => string): RootLinks[] {
+  const roots: RootLinks[] = [];
+  for (const f of found.markdown) {
+    const role = roleOf(f.path);
+    if (role !== 'catalog' && role !== 'secondary-index') continue;
+    try {
+      roots.push({
+        from: f.path,
+        links: flatLinks(readMarkdownFile(f.path, f.absPath, role, INDEX_MAX_BYTES).scan.links),
+      });
+    } catch {
+      continue;
+    }
+  }
+  return roots;
+}
 
 export function linkGraph(root: string, config: Config, found: Discovery, sigs: SignatureSet): LinkGraph {
   const roleOf = roleClassifier(config, 'claude');
@@ -43,7 +73,9 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
   const other = [...found.other];
   const notes: { path: string; stem: string; name: string | null }[] = [];
   const linksOf = new Map<string, () => readonly string[]>();
-  const roots: { from: string; links: readonly string[] }[] = [];
+  const roots = readRoots(found, roleOf);
+  // A catalog that cannot be read is left out of the lookup too (as a vault load leaves it out).
+  const readRoot = new Set(roots.map((r) => r.from));
   for (const f of found.markdown) {
     const role = roleOf(f.path);
     if (role === 'ignored') {
@@ -55,16 +87,7 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
       if (!s || unreadable.has(f.path)) continue;
       notes.push({ path: f.path, stem: stemOf(f.path), name: s.name() });
       linksOf.set(f.path, s.links);
-    } else if (role === 'catalog' || role === 'secondary-index') {
-      try {
-        roots.push({
-          from: f.path,
-          links: flatLinks(readMarkdownFile(f.path, f.absPath, role, INDEX_MAX_BYTES).scan.links),
-        });
-      } catch {
-        continue;
-      }
-    }
+    } else if ((role === 'catalog' || role === 'secondary-index') && !readRoot.has(f.path)) continue;
     markdown.push(f.path);
   }
   const lookup: NoteLookup = buildLookup(notes, markdown, other);
@@ -131,5 +154,8 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
       return seen;
     },
     isNote: (p) => linksOf.has(p),
+    notes: () => notes.map((n) => n.path),
+    out,
+    roots,
   };
 }
