@@ -10,7 +10,7 @@ import { runRules, type FileFindingsCache } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { parseMarkdown } from '../vault/file.js';
-import { assembleVault } from '../vault/load.js';
+import { assembleVault, vaultShape, type LinkReuse } from '../vault/load.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
 import { count } from '../util/counters.js';
@@ -56,8 +56,38 @@ const parsedMemo = new WeakMap<
   { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }
 >();
 
+const byPath = <T extends { readonly path: string }>(a: T, b: T): number =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+
+/**
+ * The resolved links of a file by its bytes object, per (vault shape, path, role): the files a trial leaves
+ * unchanged share their bytes with the vault (and the other trials), and while the trial keeps the vault's
+ * shape (no note added, removed or renamed) their links are the vault's own, not resolved again. A file's
+ * links are a function of those (`LinkReuse`). At most a few shapes per file: trials of different item
+ * sets have different shapes.
+ */
+const resolvedMemo = new WeakMap<Uint8Array, Map<string, readonly Link[]>>();
+const linkReuse: LinkReuse = {
+  get: (shape, f) => resolvedMemo.get(f.bytes)?.get(`${shape}\0${f.path}\0${f.role}`),
+  set: (shape, f, links) => {
+    let m = resolvedMemo.get(f.bytes);
+    if (!m) resolvedMemo.set(f.bytes, (m = new Map()));
+    if (m.size < 8) m.set(`${shape}\0${f.path}\0${f.role}`, links);
+  },
+};
+/** Vaults whose own links are in `resolvedMemo` under their shape (computed as postImage orders files: by path). */
+const seeded = new WeakSet<Vault>();
+function seed(vault: Vault): void {
+  if (seeded.has(vault)) return;
+  seeded.add(vault);
+  const files = [...vault.files].sort(byPath);
+  const shape = vaultShape(vault.root, files, [...vault.otherFiles]);
+  for (const f of files) linkReuse.set(shape, f, f.links);
+}
+
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
+  seed(vault);
   const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
   for (const f of vault.files) images.set(f.path, { bytes: f.bytes, mode: f.mode, mtimeMs: f.mtimeMs, role: f.role });
   for (const c of changes) {
@@ -97,7 +127,16 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
     parsedMemo.set(img.bytes, { key, parsed: p });
     parsed.push(p);
   }
-  return assembleVault(vault.root, vault.kind, vault.config, parsed, [...vault.otherFiles], [...vault.skipped]);
+  return assembleVault(
+    vault.root,
+    vault.kind,
+    vault.config,
+    parsed,
+    [...vault.otherFiles],
+    [...vault.skipped],
+    undefined,
+    linkReuse,
+  );
 }
 
 /**

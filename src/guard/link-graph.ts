@@ -5,12 +5,12 @@
  * uses (without did-you-mean: reachability needs only where a link lands). Notes are listed in
  * discovery order, as a load lists them, so a stem two notes share resolves to the same one.
  */
-import { posix } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../vault/discover.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { stemOf } from '../vault/model.js';
-import { buildLookup, resolveLink, type NoteLookup } from '../vault/resolve.js';
+import { buildLookup, type NoteLookup } from '../vault/resolve.js';
+import { linkResolver } from '../vault/link-memo.js';
 import { roleClassifier } from '../vault/roles.js';
 import { flatLinks, type SignatureSet } from './signatures.js';
 
@@ -91,21 +91,13 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
     markdown.push(f.path);
   }
   const lookup: NoteLookup = buildLookup(notes, markdown, other);
-  // Each distinct link resolved once: a wikilink lands where its target says, whoever writes it (the
-  // hard bench shape's 10k notes hold 120k wikilinks to 26k targets); a path link depends on the
-  // linking file only through its folder (resolvePath), and the index before and after a write
-  // shares most of its links. Mentions (resolved from two places) are not memoized.
-  const byTarget = new Map<string, string | null | 'outside'>();
-  const byFolder = new Map<string, string | null | 'outside'>();
+  // Each distinct link resolved once (src/vault/link-memo.ts: a wikilink by target, anything else by the
+  // linking file's folder): the hard bench shape's 10k notes hold 120k wikilinks to 26k targets, and the
+  // index before and after a write shares most of its links.
+  const resolver = linkResolver(lookup, root);
   const resolve = (from: string, kind: string, target: string): string | null | 'outside' => {
-    const memo = kind === 'wikilink' ? byTarget : kind === 'mention' ? null : byFolder;
-    const key = memo === byFolder ? `${from.includes('/') ? posix.dirname(from) : ''}\0${kind}\0${target}` : target;
-    const known = memo?.get(key);
-    if (known !== undefined) return known;
-    const r = resolveLink(from, { kind: kind as 'markdown', target }, lookup, root, false);
-    const out = r.resolution === 'outside' ? 'outside' : r.resolved;
-    memo?.set(key, out);
-    return out;
+    const r = resolver(from, { kind: kind as 'markdown', target });
+    return r.resolution === 'outside' ? 'outside' : r.resolved;
   };
   const targets = (from: string, flat: readonly string[], into: Set<string> | string[]): void => {
     for (let k = 0; k + 1 < flat.length; k += 2) {

@@ -125,11 +125,28 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   return assembleVault(root, kind, config, parsed, other, skipped, options.parseCache);
 }
 
-function vaultShape(root: string, parsed: readonly ParsedFile[], other: readonly string[]): string {
+/**
+ * What a file's resolved links depend on besides its own bytes, path and role: the root, every file's path and
+ * role, every note's name, and the other files (the lookup `buildLookup` makes from them), in the order given.
+ */
+export function vaultShape(
+  root: string,
+  parsed: readonly Pick<ParsedFile, 'path' | 'role' | 'meta'>[],
+  other: readonly string[],
+): string {
   const parts: string[] = [root];
   for (const p of parsed) parts.push(p.path, p.role, p.role === 'note' ? (p.meta.name ?? '\u0001') : '');
   parts.push('\u0002', ...other);
   return sha1Base64(parts.join('\u0000'));
+}
+
+/**
+ * Resolved links kept between vaults built from mostly the same files (apply's post-state gate builds one per
+ * trial): a file's links are a function of its bytes, path and role and of the vault's shape (`vaultShape`).
+ */
+export interface LinkReuse {
+  get(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>): readonly Link[] | undefined;
+  set(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>, links: readonly Link[]): void;
 }
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
@@ -141,6 +158,7 @@ export function assembleVault(
   other: readonly string[],
   skipped: SkippedEntry[],
   cache?: ParseCache,
+  reuse?: LinkReuse,
 ): Vault {
   const notes = parsed.filter((p) => p.role === 'note');
   const lookup = buildLookup(
@@ -150,14 +168,18 @@ export function assembleVault(
   );
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
-  cache?.useShape(vaultShape(root, parsed, other));
+  const shape = cache || reuse ? vaultShape(root, parsed, other) : '';
+  cache?.useShape(shape);
   const resolver = linkResolver(lookup, root);
+  const resolveAll = (p: ParsedFile): readonly Link[] => {
+    const known = reuse?.get(shape, p);
+    if (known) return known;
+    const links = Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
+    reuse?.set(shape, p, links);
+    return links;
+  };
   const files = parsed.map((p) =>
-    makeVaultFile(
-      p,
-      (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) ||
-        Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver))),
-    ),
+    makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || resolveAll(p)),
   );
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
