@@ -7,7 +7,7 @@ import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
 import { isReadable } from '../reachability.js';
 import { normalizeForMatching, rawOffset } from './normalize.js';
-import { KeywordSets, literalsOf } from '../../util/keywords.js';
+import { KeywordSets, leadingLiterals, literalsOf, startsOf } from '../../util/keywords.js';
 
 export interface Pattern {
   readonly name: string;
@@ -44,11 +44,31 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-interface Compiled {
-  readonly patterns: readonly { pattern: Pattern; re: RegExp; bit: number }[];
-  /** The literal keywords of every pattern whose `pre` is only literals, one set (bit) per pattern. */
-  readonly keywords: KeywordSets | null;
+interface CompiledPattern {
+  readonly pattern: Pattern;
+  /** The pattern, global. */
+  readonly re: RegExp;
+  /** Its `pre`'s bit in `keywords`, or -1 (its `pre` is tested as a regex). */
+  readonly bit: number;
+  /** The pattern, sticky, and the bit of its leading literals in `keywords`: tried only where one starts. */
+  readonly sticky: RegExp | null;
+  readonly startBit: number;
 }
+
+interface Compiled {
+  readonly patterns: readonly CompiledPattern[];
+  /**
+   * One set (bit) per pattern whose `pre` is only literals, and one per pattern whose matches all
+   * start with one of a few literals (`leadingLiterals`; the same bit when the two sets are equal):
+   * found, with the leading literals' positions, in one pass over the text.
+   */
+  readonly keywords: KeywordSets | null;
+  /** The bits of leading literals. */
+  readonly startMask: number;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 const compiledSets = new WeakMap<PatternSet, Compiled>();
 
@@ -56,19 +76,34 @@ function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
     const sets: string[][] = [];
-    const patterns = set.patterns.map((pattern) => {
-      const re = new RegExp(
-        pattern.re.source,
-        pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`,
-      );
-      // Literals stand for the regex only without flags that change what they match (`m` does not).
-      const literals =
-        pattern.pre && !/[iuvsy]/.test(pattern.pre.flags) && sets.length < 31 ? literalsOf(pattern.pre.source) : null;
-      if (!literals) return { pattern, re, bit: -1 };
-      sets.push(literals);
-      return { pattern, re, bit: sets.length - 1 };
+    // Literals stand for the regex only without flags that change what they match (`m` does not).
+    const pres = set.patterns.map((p) => {
+      const literals = p.pre && !/[iuvsy]/.test(p.pre.flags) && sets.length < 31 ? literalsOf(p.pre.source) : null;
+      if (literals) sets.push(literals);
+      return literals ? sets.length - 1 : -1;
     });
-    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null };
+    // Leading literals are searched as written (the automaton does not fold case): not for `i` patterns.
+    let startMask = 0;
+    const patterns = set.patterns.map((pattern, k): CompiledPattern => {
+      const flags = pattern.re.flags.replace(/[gy]/g, '');
+      const re = new RegExp(pattern.re.source, `${flags}g`);
+      const lead = flags.includes('i') ? null : leadingLiterals(pattern.re);
+      let startBit = -1;
+      if (lead && pres[k]! >= 0 && sameSet(lead, sets[pres[k]!]!)) startBit = pres[k]!;
+      else if (lead && sets.length < 31) {
+        sets.push(lead);
+        startBit = sets.length - 1;
+      }
+      if (startBit >= 0) startMask |= 1 << startBit;
+      return {
+        pattern,
+        re,
+        bit: pres[k]!,
+        sticky: startBit >= 0 ? new RegExp(pattern.re.source, `${flags}y`) : null,
+        startBit,
+      };
+    });
+    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null, startMask };
     compiledSets.set(set, c);
   }
   return c;
@@ -92,18 +127,16 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
   if (set.trigger && !set.trigger.test(view.text)) return;
   const c = compiled(set);
-  // Which patterns' keywords the text has (one pass); a pattern without any is skipped.
-  const present = c.keywords ? c.keywords.present(view.text) : 0;
+  // Which patterns' keywords the text has, and where leading literals start (one pass); a pattern
+  // without its keywords is skipped.
+  const starts: number[] = [];
+  const present = c.keywords ? c.keywords.scan(view.text, c.startMask, starts) : 0;
   const runs = c.patterns.filter(
     ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)),
   );
-  for (const { pattern, re } of runs) {
-    re.lastIndex = 0;
-    for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
+  for (const run of runs) {
+    const { pattern } = run;
+    for (const m of matches(run, view.text, starts)) {
       if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
       if (pattern.outsideCode && inCode(file, start)) continue;
@@ -118,6 +151,60 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
       };
     }
   }
+}
+
+/**
+ * The non-empty matches of a pattern, as its global regex finds them from the start: leftmost
+ * first, each search resuming where the last match ended (one unit on from an empty one). A
+ * pattern with leading literals is tried, sticky, only where one of them starts: every match starts
+ * at one (`leadingLiterals`), and the match a sticky regex finds at an index is the one the global
+ * search finds there, so trying the starts in order from the resume point gives the same matches.
+ */
+function* matches(
+  run: CompiledPattern,
+  text: string,
+  starts: readonly number[],
+  windowed = true,
+): Generator<RegExpExecArray> {
+  const { re, sticky } = run;
+  if (!sticky || !windowed) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      yield m;
+    }
+    return;
+  }
+  let resume = 0;
+  for (const at of startsOf(starts, run.startBit)) {
+    if (at < resume) continue;
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (!m) continue;
+    if (m[0].length === 0) {
+      resume = at + 1;
+      continue;
+    }
+    resume = at + m[0].length;
+    yield m;
+  }
+}
+
+/**
+ * Every pattern's matches in `text` (the matching view), keywords or not: `[pattern index, match
+ * index, matched text]`, through the leading literals (`windowed`) or the global regex alone.
+ * The test that the two agree (test/keywords.test.ts) is what lets `scanPatterns` skip the regex.
+ */
+export function patternMatches(set: PatternSet, text: string, windowed: boolean): [number, number, string][] {
+  const c = compiled(set);
+  const starts: number[] = [];
+  c.keywords?.scan(text, c.startMask, starts);
+  return c.patterns.flatMap((run, k) =>
+    [...matches(run, text, starts, windowed)].map((m): [number, number, string] => [k, m.index, m[0]]),
+  );
 }
 
 /** The report every phrase rule makes: the kind of pattern and the text as the file has it. */

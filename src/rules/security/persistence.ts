@@ -11,7 +11,7 @@ const PAYLOAD = String.raw`(?:\bcurl\b|\bwget\b|\bnc\b|\bncat\b|\bsocat\b|/dev/t
 const AGENT_FILE_WORDS =
   /claude\.md|agents\.md|gemini\.md|soul\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude\/settings|\.hermes\//;
 
-const PATTERNS: Pattern[] = [
+export const PATTERNS: Pattern[] = [
   {
     name: 'writing to SSH keys or config',
     pre: /\.ssh|authorized_keys|ssh-copy-id/,
