@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeywordSets, leadingLiterals, literalsOf, startsOf } from '../src/util/keywords.js';
 import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
-import { PATTERNS as PERSISTENCE } from '../src/rules/security/persistence.js';
 import { PATTERNS as EXFILTRATION } from '../src/rules/security/exfiltration.js';
 import { PATTERNS as SECRET } from '../src/rules/security/secret.js';
-import { patternMatches, type Pattern } from '../src/rules/security/patterns.js';
+import { patternGates, patternMatches, type PatternSet } from '../src/rules/security/patterns.js';
+import { PERSISTENCE_SET } from '../src/rules/security/persistence.js';
 import { normalizeForMatching } from '../src/rules/security/normalize.js';
 import { SECRET_NEGATIVES, SECRET_POSITIVES } from './data/secret-samples.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
@@ -156,11 +156,11 @@ describe('KeywordSets.scan', () => {
 });
 
 describe('security patterns through their leading literals', () => {
-  const sets: [string, readonly Pattern[], boolean][] = [
-    ['prompt-injection', INJECTION, true],
-    ['persistence', PERSISTENCE, true],
-    ['exfiltration', EXFILTRATION, true],
-    ['secret', SECRET, false],
+  const sets: [string, PatternSet, boolean][] = [
+    ['prompt-injection', { patterns: INJECTION }, true],
+    ['persistence', PERSISTENCE_SET, true],
+    ['exfiltration', { patterns: EXFILTRATION }, true],
+    ['secret', { patterns: SECRET }, false],
   ];
   const texts: string[] = [
     ...SECRET_POSITIVES.map((s) => s.text),
@@ -182,15 +182,22 @@ describe('security patterns through their leading literals', () => {
       for (const dir of corpusVaults(kind))
         for (const f of markdownFilesUnder(dir)) texts.push(readFileSync(f, 'utf8'));
 
-  it.each(sets)('%s: the same matches as the global regexes, on every fixture and corpus note', (_, patterns, norm) => {
-    const set = { patterns };
-    let found = 0;
-    for (const raw of texts) {
-      const text = norm ? normalizeForMatching(raw).text : raw;
-      const full = patternMatches(set, text, false);
-      expect(patternMatches(set, text, true)).toEqual(full);
-      found += full.length;
-    }
-    expect(found).toBeGreaterThan(3);
-  });
+  it.each(sets)(
+    '%s: the same matches and keyword gates as the regexes, on every fixture and corpus note',
+    (_, set, norm) => {
+      let found = 0;
+      let open = 0;
+      for (const raw of texts) {
+        const text = norm ? normalizeForMatching(raw).text : raw;
+        const full = patternMatches(set, text, false);
+        expect(patternMatches(set, text, true)).toEqual(full);
+        const gates = patternGates(set, text, false);
+        expect(patternGates(set, text, true), text.slice(0, 80)).toEqual(gates);
+        found += full.length;
+        open += gates.filter(Boolean).length;
+      }
+      expect(found).toBeGreaterThan(3);
+      expect(open).toBeGreaterThan(10);
+    },
+  );
 });

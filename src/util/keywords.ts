@@ -8,18 +8,20 @@
 const ALPHABET = 128;
 
 export class KeywordSets {
-  /** delta[state * 128 + unit]: the next state. */
+  /**
+   * delta[state * 128 + unit]: the next state, times 128, bitwise negated (`~`) when literals end
+   * there (so the scan tests one sign per unit). With `foldCase` an upper-case ASCII letter's entry
+   * is its lower-case one's.
+   */
   private readonly delta: Int32Array;
   /** Bit i: a literal of set i ends at this state (or at a state its failure chain reaches). */
   private readonly out: Int32Array;
   /** Per state, the (set, length) of every literal ending there (`starts`), as flat pairs; null for none. */
   private readonly ends: (number[] | null)[];
-  private readonly foldCase: boolean;
 
   /** At most 31 sets, each of non-empty ASCII literals. `foldCase`: ASCII letters match either case. */
   constructor(sets: readonly (readonly string[])[], foldCase = false) {
     if (sets.length > 31) throw new Error('KeywordSets: at most 31 sets');
-    this.foldCase = foldCase;
     const next: Int32Array[] = [new Int32Array(ALPHABET).fill(-1)];
     const out: number[] = [0];
     const ends: (number[] | null)[] = [null];
@@ -66,7 +68,12 @@ export class KeywordSets {
       }
     }
     this.delta = new Int32Array(next.length * ALPHABET);
-    next.forEach((row, s) => this.delta.set(row, s * ALPHABET));
+    next.forEach((row, s) =>
+      row.forEach((t, c) => {
+        const u = foldCase && c >= 65 && c <= 90 ? row[c + 32]! : t;
+        this.delta[s * ALPHABET + c] = out[u] ? ~(u * ALPHABET) : u * ALPHABET;
+      }),
+    );
     this.out = Int32Array.from(out);
     this.ends = ends;
   }
@@ -82,21 +89,22 @@ export class KeywordSets {
    */
   scan(text: string, mask: number, starts: number[]): number {
     const { delta, out, ends } = this;
-    const fold = this.foldCase;
     let s = 0;
     let found = 0;
     for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
+      const c = text.charCodeAt(i);
       if (c >= ALPHABET) {
         s = 0;
         continue;
       }
-      if (fold && c >= 65 && c <= 90) c += 32;
-      s = delta[s * ALPHABET + c]!;
-      const o = out[s]!;
+      s = delta[s + c]!;
+      if (s >= 0) continue;
+      s = ~s;
+      const state = s >> 7;
+      const o = out[state]!;
       found |= o;
       if ((o & mask) === 0) continue;
-      const e = ends[s]!;
+      const e = ends[state]!;
       for (let k = 0; k < e.length; k += 2) if (((1 << e[k]!) & mask) !== 0) starts.push(i - e[k + 1]! + 1, e[k]!);
     }
     return found;

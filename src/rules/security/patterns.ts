@@ -44,23 +44,33 @@ export interface PatternHit {
   readonly raw: string;
 }
 
+/** A regex tried, sticky, only where one of its leading literals (set `bit` of the keywords) starts. */
+interface Windowed {
+  readonly sticky: RegExp;
+  readonly bit: number;
+}
+
 interface CompiledPattern {
   readonly pattern: Pattern;
   /** The pattern, global. */
   readonly re: RegExp;
-  /** Its `pre`'s bit in `keywords`, or -1 (its `pre` is tested as a regex). */
+  /** Its `pre`'s bit in `keywords` (only literals), or -1. */
   readonly bit: number;
-  /** The pattern, sticky, and the bit of its leading literals in `keywords`: tried only where one starts. */
-  readonly sticky: RegExp | null;
-  readonly startBit: number;
+  /** Its `pre` when that is not only literals but has leading literals. */
+  readonly preAt: Windowed | null;
+  /** The pattern through its leading literals, or null (the global regex runs). */
+  readonly at: Windowed | null;
 }
 
 interface Compiled {
   readonly patterns: readonly CompiledPattern[];
+  /** The set's trigger through its leading literals, or null (tested as a regex, when there is one). */
+  readonly triggerAt: Windowed | null;
   /**
-   * One set (bit) per pattern whose `pre` is only literals, and one per pattern whose matches all
-   * start with one of a few literals (`leadingLiterals`; the same bit when the two sets are equal):
-   * found, with the leading literals' positions, in one pass over the text.
+   * One set (bit) per pattern whose `pre` is only literals, and one per regex (pattern, `pre` or
+   * trigger) whose matches all start with one of a few literals (`leadingLiterals`; a pattern's
+   * bit is its `pre`'s when the two sets are equal): found, with where the leading literals start,
+   * in one pass over the text.
    */
   readonly keywords: KeywordSets | null;
   /** The bits of leading literals. */
@@ -76,37 +86,44 @@ function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
     const sets: string[][] = [];
+    let startMask = 0;
+    // Leading literals are searched as written (the automaton does not fold case): not for `i` regexes.
+    const windowed = (re: RegExp, reuse = -1): Windowed | null => {
+      const flags = re.flags.replace(/[gy]/g, '');
+      const lead = flags.includes('i') ? null : leadingLiterals(re);
+      if (!lead) return null;
+      let bit = reuse >= 0 && sameSet(lead, sets[reuse]!) ? reuse : -1;
+      if (bit < 0 && sets.length < 31) bit = sets.push(lead) - 1;
+      if (bit < 0) return null;
+      startMask |= 1 << bit;
+      return { sticky: new RegExp(re.source, `${flags}y`), bit };
+    };
     // Literals stand for the regex only without flags that change what they match (`m` does not).
     const pres = set.patterns.map((p) => {
       const literals = p.pre && !/[iuvsy]/.test(p.pre.flags) && sets.length < 31 ? literalsOf(p.pre.source) : null;
-      if (literals) sets.push(literals);
-      return literals ? sets.length - 1 : -1;
+      return literals ? sets.push(literals) - 1 : -1;
     });
-    // Leading literals are searched as written (the automaton does not fold case): not for `i` patterns.
-    let startMask = 0;
-    const patterns = set.patterns.map((pattern, k): CompiledPattern => {
-      const flags = pattern.re.flags.replace(/[gy]/g, '');
-      const re = new RegExp(pattern.re.source, `${flags}g`);
-      const lead = flags.includes('i') ? null : leadingLiterals(pattern.re);
-      let startBit = -1;
-      if (lead && pres[k]! >= 0 && sameSet(lead, sets[pres[k]!]!)) startBit = pres[k]!;
-      else if (lead && sets.length < 31) {
-        sets.push(lead);
-        startBit = sets.length - 1;
-      }
-      if (startBit >= 0) startMask |= 1 << startBit;
-      return {
-        pattern,
-        re,
-        bit: pres[k]!,
-        sticky: startBit >= 0 ? new RegExp(pattern.re.source, `${flags}y`) : null,
-        startBit,
-      };
-    });
-    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null, startMask };
+    const triggerAt = set.trigger ? windowed(set.trigger) : null;
+    const patterns = set.patterns.map((pattern, k): CompiledPattern => ({
+      pattern,
+      re: new RegExp(pattern.re.source, `${pattern.re.flags.replace(/[gy]/g, '')}g`),
+      bit: pres[k]!,
+      preAt: pattern.pre && pres[k]! < 0 ? windowed(pattern.pre) : null,
+      at: windowed(pattern.re, pres[k]),
+    }));
+    c = { patterns, triggerAt, keywords: sets.length ? new KeywordSets(sets) : null, startMask };
     compiledSets.set(set, c);
   }
   return c;
+}
+
+/** Whether `w`'s regex matches somewhere in `text`: at one of its starts (every match begins at one). */
+function matchesAt(w: Windowed, text: string, starts: readonly number[]): boolean {
+  for (const at of startsOf(starts, w.bit)) {
+    w.sticky.lastIndex = at;
+    if (w.sticky.test(text)) return true;
+  }
+  return false;
 }
 
 /**
@@ -125,15 +142,14 @@ function inCode(file: VaultFile, at: number): boolean {
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
   if (!isReadable(file) && file.problem?.kind !== 'too-large') return; // too large: its loaded head is scanned
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
-  if (set.trigger && !set.trigger.test(view.text)) return;
   const c = compiled(set);
-  // Which patterns' keywords the text has, and where leading literals start (one pass); a pattern
-  // without its keywords is skipped.
+  // Which patterns' keywords the text has, and where leading literals start (one pass).
   const starts: number[] = [];
   const present = c.keywords ? c.keywords.scan(view.text, c.startMask, starts) : 0;
-  const runs = c.patterns.filter(
-    ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)),
-  );
+  const [trigger, ...pres] = gates(set, c, view.text, present, starts, true);
+  if (!trigger) return;
+  // A pattern without its keywords is skipped.
+  const runs = c.patterns.filter((_, k) => pres[k]);
   for (const run of runs) {
     const { pattern } = run;
     for (const m of matches(run, view.text, starts)) {
@@ -166,8 +182,8 @@ function* matches(
   starts: readonly number[],
   windowed = true,
 ): Generator<RegExpExecArray> {
-  const { re, sticky } = run;
-  if (!sticky || !windowed) {
+  const { re, at: w } = run;
+  if (!w || !windowed) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (m[0].length === 0) {
@@ -179,10 +195,10 @@ function* matches(
     return;
   }
   let resume = 0;
-  for (const at of startsOf(starts, run.startBit)) {
+  for (const at of startsOf(starts, w.bit)) {
     if (at < resume) continue;
-    sticky.lastIndex = at;
-    const m = sticky.exec(text);
+    w.sticky.lastIndex = at;
+    const m = w.sticky.exec(text);
     if (!m) continue;
     if (m[0].length === 0) {
       resume = at + 1;
@@ -191,6 +207,37 @@ function* matches(
     resume = at + m[0].length;
     yield m;
   }
+}
+
+/**
+ * Whether the set's trigger holds and then whether each pattern's `pre` does, through the keyword
+ * pass (`windowed`) or each regex tested on the text (test/keywords.test.ts compares them).
+ */
+function gates(
+  set: PatternSet,
+  c: Compiled,
+  text: string,
+  present: number,
+  starts: readonly number[],
+  windowed: boolean,
+): boolean[] {
+  const holds = (re: RegExp, at: Windowed | null): boolean =>
+    windowed && at ? matchesAt(at, text, starts) : re.test(text);
+  return [
+    !set.trigger || holds(set.trigger, c.triggerAt),
+    ...c.patterns.map(
+      ({ pattern, bit, preAt }) =>
+        !pattern.pre || (windowed && bit >= 0 ? (present & (1 << bit)) !== 0 : holds(pattern.pre, preAt)),
+    ),
+  ];
+}
+
+/** The trigger's and every `pre`'s answer on `text`, through the keyword pass or the regexes alone. */
+export function patternGates(set: PatternSet, text: string, windowed: boolean): boolean[] {
+  const c = compiled(set);
+  const starts: number[] = [];
+  const present = c.keywords ? c.keywords.scan(text, c.startMask, starts) : 0;
+  return gates(set, c, text, present, starts, windowed);
 }
 
 /**

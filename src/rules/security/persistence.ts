@@ -50,7 +50,8 @@ export const PATTERNS: Pattern[] = [
   },
 ];
 
-const SET = {
+/** The rule's patterns and their trigger (exported for test/keywords.test.ts). */
+export const PERSISTENCE_SET = {
   trigger:
     /\.ssh|authorized_keys|ssh-copy-id|claude\.md|agents\.md|gemini\.md|soul\.md|cursorrules|clinerules|windsurfrules|copilot-instructions|\.claude\/settings|\.hermes\/|rc\b|profile|zshenv|zlogin|config\.fish|cron|@reboot|@hourly|@daily/,
   patterns: PATTERNS,
@@ -72,6 +73,6 @@ export default defineRule({
     messages: { persist: '{kind}: "{excerpt}"' },
   },
   checkFile(file, { report }) {
-    reportPatternHits(file, report, SET, 'persist');
+    reportPatternHits(file, report, PERSISTENCE_SET, 'persist');
   },
 });
