@@ -11,6 +11,7 @@ import { patternGates, patternMatches, type PatternSet } from '../src/rules/secu
 import { PERSISTENCE_SET } from '../src/rules/security/persistence.js';
 import { normalizeForMatching } from '../src/rules/security/normalize.js';
 import { SECRET_NEGATIVES, SECRET_POSITIVES } from './data/secret-samples.js';
+import { hintsIn, PHRASE_HINT, TEMP_HINT } from '../src/rules/memory/session-residue.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
 
@@ -200,4 +201,42 @@ describe('security patterns through their leading literals', () => {
       expect(open).toBeGreaterThan(10);
     },
   );
+});
+
+describe("session-residue's hints in one case-folded pass", () => {
+  it('agree with TEMP_HINT and PHRASE_HINT (case-insensitive regexes) on random texts and every corpus note', () => {
+    const check = (text: string): void => {
+      const bits = hintsIn(text);
+      expect(bits & 1, text).toBe(TEMP_HINT.test(text) ? 1 : 0);
+      expect(bits & 2, text).toBe(PHRASE_HINT.test(text) ? 2 : 0);
+    };
+    const unit = fc.constantFrom(
+      '/TMP/',
+      '/tmp/',
+      'TmpDir',
+      '%Temp%',
+      '\\TEMP\\',
+      '/var/Folders/',
+      'Session',
+      'sesſion',
+      'PID ',
+      'pid\t',
+      'this Chat',
+      'WORKING TREE',
+      'Kommitted',
+      'committed',
+      'running',
+      'x',
+      ' ',
+      'é',
+      'İ',
+      'ſ',
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 8 }), (parts) => check(parts.join(''))),
+      { numRuns: propertyRuns(2000) },
+    );
+    if (hasCorpus)
+      for (const dir of corpusVaults('claude')) for (const f of markdownFilesUnder(dir)) check(readFileSync(f, 'utf8'));
+  });
 });
