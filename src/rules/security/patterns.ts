@@ -44,10 +44,14 @@ export interface PatternHit {
   readonly raw: string;
 }
 
-/** A regex tried, sticky, only where one of its leading literals (set `bit` of the keywords) starts. */
+/**
+ * A regex tried, sticky, only where one of its leading literals (set `bit` of the keywords, or of
+ * the case-folded keywords for an `i` regex) starts.
+ */
 interface Windowed {
   readonly sticky: RegExp;
   readonly bit: number;
+  readonly folded: boolean;
 }
 
 interface CompiledPattern {
@@ -75,6 +79,8 @@ interface Compiled {
   readonly keywords: KeywordSets | null;
   /** The bits of leading literals. */
   readonly startMask: number;
+  /** The leading literals of `i` regexes, case-folded: a second pass, made only when one of them runs. */
+  readonly folded: KeywordSets | null;
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
@@ -86,17 +92,21 @@ function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
     const sets: string[][] = [];
+    const foldedSets: string[][] = [];
     let startMask = 0;
-    // Leading literals are searched as written (the automaton does not fold case): not for `i` regexes.
+    // Leading literals are searched as written, and those of an `i` regex (lower-cased) case-folded.
     const windowed = (re: RegExp, reuse = -1): Windowed | null => {
       const flags = re.flags.replace(/[gy]/g, '');
-      const lead = flags.includes('i') ? null : leadingLiterals(re);
+      const lead = leadingLiterals(re);
       if (!lead) return null;
+      const sticky = new RegExp(re.source, `${flags}y`);
+      if (flags.includes('i'))
+        return foldedSets.length < 31 ? { sticky, bit: foldedSets.push(lead) - 1, folded: true } : null;
       let bit = reuse >= 0 && sameSet(lead, sets[reuse]!) ? reuse : -1;
       if (bit < 0 && sets.length < 31) bit = sets.push(lead) - 1;
       if (bit < 0) return null;
       startMask |= 1 << bit;
-      return { sticky: new RegExp(re.source, `${flags}y`), bit };
+      return { sticky, bit, folded: false };
     };
     // Literals stand for the regex only without flags that change what they match (`m` does not).
     const pres = set.patterns.map((p) => {
@@ -111,17 +121,47 @@ function compiled(set: PatternSet): Compiled {
       preAt: pattern.pre && pres[k]! < 0 ? windowed(pattern.pre) : null,
       at: windowed(pattern.re, pres[k]),
     }));
-    c = { patterns, triggerAt, keywords: sets.length ? new KeywordSets(sets) : null, startMask };
+    c = {
+      patterns,
+      triggerAt,
+      keywords: sets.length ? new KeywordSets(sets) : null,
+      startMask,
+      folded: foldedSets.length ? new KeywordSets(foldedSets, true) : null,
+    };
     compiledSets.set(set, c);
   }
   return c;
 }
 
-/** Whether `w`'s regex matches somewhere in `text`: at one of its starts (every match begins at one). */
-function matchesAt(w: Windowed, text: string, starts: readonly number[]): boolean {
-  for (const at of startsOf(starts, w.bit)) {
+/** One text's keyword pass: which keywords it holds, and where leading literals start. */
+class TextScan {
+  readonly present: number;
+  private readonly starts: number[] = [];
+  private foldedStarts: number[] | null = null;
+
+  constructor(
+    private readonly c: Compiled,
+    readonly text: string,
+  ) {
+    this.present = c.keywords ? c.keywords.scan(text, c.startMask, this.starts) : 0;
+  }
+
+  /** Where `w`'s leading literals start, ascending (the case-folded pass is made on first use). */
+  startsOf(w: Windowed): number[] {
+    if (!w.folded) return startsOf(this.starts, w.bit);
+    if (!this.foldedStarts) {
+      this.foldedStarts = [];
+      this.c.folded!.scan(this.text, -1, this.foldedStarts);
+    }
+    return startsOf(this.foldedStarts, w.bit);
+  }
+}
+
+/** Whether `w`'s regex matches somewhere in the text: at one of its starts (every match begins at one). */
+function matchesAt(w: Windowed, scan: TextScan): boolean {
+  for (const at of scan.startsOf(w)) {
     w.sticky.lastIndex = at;
-    if (w.sticky.test(text)) return true;
+    if (w.sticky.test(scan.text)) return true;
   }
   return false;
 }
@@ -144,15 +184,14 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
   const c = compiled(set);
   // Which patterns' keywords the text has, and where leading literals start (one pass).
-  const starts: number[] = [];
-  const present = c.keywords ? c.keywords.scan(view.text, c.startMask, starts) : 0;
-  const [trigger, ...pres] = gates(set, c, view.text, present, starts, true);
+  const scan = new TextScan(c, view.text);
+  const [trigger, ...pres] = gates(set, c, scan, true);
   if (!trigger) return;
   // A pattern without its keywords is skipped.
   const runs = c.patterns.filter((_, k) => pres[k]);
   for (const run of runs) {
     const { pattern } = run;
-    for (const m of matches(run, view.text, starts)) {
+    for (const m of matches(run, scan)) {
       if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
       if (pattern.outsideCode && inCode(file, start)) continue;
@@ -176,13 +215,9 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
  * at one (`leadingLiterals`), and the match a sticky regex finds at an index is the one the global
  * search finds there, so trying the starts in order from the resume point gives the same matches.
  */
-function* matches(
-  run: CompiledPattern,
-  text: string,
-  starts: readonly number[],
-  windowed = true,
-): Generator<RegExpExecArray> {
+function* matches(run: CompiledPattern, scan: TextScan, windowed = true): Generator<RegExpExecArray> {
   const { re, at: w } = run;
+  const { text } = scan;
   if (!w || !windowed) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -195,7 +230,7 @@ function* matches(
     return;
   }
   let resume = 0;
-  for (const at of startsOf(starts, w.bit)) {
+  for (const at of scan.startsOf(w)) {
     if (at < resume) continue;
     w.sticky.lastIndex = at;
     const m = w.sticky.exec(text);
@@ -213,16 +248,9 @@ function* matches(
  * Whether the set's trigger holds and then whether each pattern's `pre` does, through the keyword
  * pass (`windowed`) or each regex tested on the text (test/keywords.test.ts compares them).
  */
-function gates(
-  set: PatternSet,
-  c: Compiled,
-  text: string,
-  present: number,
-  starts: readonly number[],
-  windowed: boolean,
-): boolean[] {
-  const holds = (re: RegExp, at: Windowed | null): boolean =>
-    windowed && at ? matchesAt(at, text, starts) : re.test(text);
+function gates(set: PatternSet, c: Compiled, scan: TextScan, windowed: boolean): boolean[] {
+  const { present, text } = scan;
+  const holds = (re: RegExp, at: Windowed | null): boolean => (windowed && at ? matchesAt(at, scan) : re.test(text));
   return [
     !set.trigger || holds(set.trigger, c.triggerAt),
     ...c.patterns.map(
@@ -235,9 +263,7 @@ function gates(
 /** The trigger's and every `pre`'s answer on `text`, through the keyword pass or the regexes alone. */
 export function patternGates(set: PatternSet, text: string, windowed: boolean): boolean[] {
   const c = compiled(set);
-  const starts: number[] = [];
-  const present = c.keywords ? c.keywords.scan(text, c.startMask, starts) : 0;
-  return gates(set, c, text, present, starts, windowed);
+  return gates(set, c, new TextScan(c, text), windowed);
 }
 
 /**
@@ -246,11 +272,9 @@ export function patternGates(set: PatternSet, text: string, windowed: boolean): 
  * The test that the two agree (test/keywords.test.ts) is what lets `scanPatterns` skip the regex.
  */
 export function patternMatches(set: PatternSet, text: string, windowed: boolean): [number, number, string][] {
-  const c = compiled(set);
-  const starts: number[] = [];
-  c.keywords?.scan(text, c.startMask, starts);
-  return c.patterns.flatMap((run, k) =>
-    [...matches(run, text, starts, windowed)].map((m): [number, number, string] => [k, m.index, m[0]]),
+  const scan = new TextScan(compiled(set), text);
+  return compiled(set).patterns.flatMap((run, k) =>
+    [...matches(run, scan, windowed)].map((m): [number, number, string] => [k, m.index, m[0]]),
   );
 }
 
