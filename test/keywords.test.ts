@@ -207,10 +207,12 @@ describe('security patterns through their leading literals', () => {
       let open = 0;
       for (const raw of texts) {
         const text = norm ? normalizeForMatching(raw).text : raw;
-        const full = patternMatches(set, text, false);
-        expect(patternMatches(set, text, true)).toEqual(full);
-        const gates = patternGates(set, text, false);
-        expect(patternGates(set, text, true), text.slice(0, 80)).toEqual(gates);
+        const full = patternMatches(set, text, 'never');
+        expect(patternMatches(set, text, 'always')).toEqual(full);
+        expect(patternMatches(set, text, 'auto')).toEqual(full);
+        const gates = patternGates(set, text, 'never');
+        expect(patternGates(set, text, 'always'), text.slice(0, 80)).toEqual(gates);
+        expect(patternGates(set, text, 'auto'), text.slice(0, 80)).toEqual(gates);
         found += full.length;
         open += gates.filter(Boolean).length;
       }

@@ -7,7 +7,7 @@ import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
 import { isReadable } from '../reachability.js';
 import { normalizeForMatching, rawOffset } from './normalize.js';
-import { KeywordSets, leadingLiterals, literalsOf, startsOf } from '../../util/keywords.js';
+import { KeywordSets, leadingLiterals, literalsOf, startsCut, startsOf } from '../../util/keywords.js';
 
 export interface Pattern {
   readonly name: string;
@@ -49,6 +49,8 @@ export interface PatternHit {
  * the case-folded keywords for an `i` regex) starts.
  */
 interface Windowed {
+  /** The regex as given (tested whole when its starts are too many to be worth trying one by one). */
+  readonly re: RegExp;
   readonly sticky: RegExp;
   readonly bit: number;
   readonly folded: boolean;
@@ -100,13 +102,14 @@ function compiled(set: PatternSet): Compiled {
       const lead = leadingLiterals(re);
       if (!lead) return null;
       const sticky = new RegExp(re.source, `${flags}y`);
+      const whole = new RegExp(re.source, flags);
       if (flags.includes('i'))
-        return foldedSets.length < 31 ? { sticky, bit: foldedSets.push(lead) - 1, folded: true } : null;
+        return foldedSets.length < 31 ? { re: whole, sticky, bit: foldedSets.push(lead) - 1, folded: true } : null;
       let bit = reuse >= 0 && sameSet(lead, sets[reuse]!) ? reuse : -1;
       if (bit < 0 && sets.length < 31) bit = sets.push(lead) - 1;
       if (bit < 0) return null;
       startMask |= 1 << bit;
-      return { sticky, bit, folded: false };
+      return { re: whole, sticky, bit, folded: false };
     };
     // Literals stand for the regex only without flags that change what they match (`m` does not).
     const pres = set.patterns.map((p) => {
@@ -142,24 +145,37 @@ class TextScan {
   constructor(
     private readonly c: Compiled,
     readonly text: string,
+    private readonly limit: number,
   ) {
-    this.present = c.keywords ? c.keywords.scan(text, c.startMask, this.starts) : 0;
+    this.present = c.keywords ? c.keywords.scan(text, c.startMask, this.starts, limit) : 0;
   }
 
-  /** Where `w`'s leading literals start, ascending (the case-folded pass is made on first use). */
-  startsOf(w: Windowed): number[] {
-    if (!w.folded) return startsOf(this.starts, w.bit);
+  /** Where `w`'s leading literals start, ascending; null when there are too many to try one by one. */
+  startsIn(w: Windowed): number[] | null {
+    if (!w.folded) return startsCut(this.starts) ? null : startsOf(this.starts, w.bit);
     if (!this.foldedStarts) {
       this.foldedStarts = [];
-      this.c.folded!.scan(this.text, -1, this.foldedStarts);
+      this.c.folded!.scan(this.text, -1, this.foldedStarts, this.limit);
     }
-    return startsOf(this.foldedStarts, w.bit);
+    return startsCut(this.foldedStarts) ? null : startsOf(this.foldedStarts, w.bit);
   }
 }
 
+/**
+ * Starts recorded per unit of text at most (then none is tried one by one and each regex runs whole,
+ * which finds the same matches): past about one start in 32 units, one sticky try per start costs
+ * more than one pass of the regex (notes full of a common leading word).
+ */
+const startLimit = (text: string): number => 8 + (text.length >> 5);
+
+/** 'auto': windowed unless the starts are too many (`startLimit`); the tests compare 'always' with 'never'. */
+export type Windowing = 'auto' | 'always' | 'never';
+
 /** Whether `w`'s regex matches somewhere in the text: at one of its starts (every match begins at one). */
 function matchesAt(w: Windowed, scan: TextScan): boolean {
-  for (const at of scan.startsOf(w)) {
+  const starts = scan.startsIn(w);
+  if (!starts) return w.re.test(scan.text);
+  for (const at of starts) {
     w.sticky.lastIndex = at;
     if (w.sticky.test(scan.text)) return true;
   }
@@ -184,14 +200,14 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
   const c = compiled(set);
   // Which patterns' keywords the text has, and where leading literals start (one pass).
-  const scan = new TextScan(c, view.text);
-  const [trigger, ...pres] = gates(set, c, scan, true);
+  const scan = new TextScan(c, view.text, startLimit(view.text));
+  const [trigger, ...pres] = gates(set, c, scan, 'auto');
   if (!trigger) return;
   // A pattern without its keywords is skipped.
   const runs = c.patterns.filter((_, k) => pres[k]);
   for (const run of runs) {
     const { pattern } = run;
-    for (const m of matches(run, scan)) {
+    for (const m of matches(run, scan, 'auto')) {
       if (pattern.accept && !pattern.accept(m, view.text)) continue;
       const start = normalized ? rawOffset(view, m.index) : m.index;
       if (pattern.outsideCode && inCode(file, start)) continue;
@@ -215,10 +231,11 @@ export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = tru
  * at one (`leadingLiterals`), and the match a sticky regex finds at an index is the one the global
  * search finds there, so trying the starts in order from the resume point gives the same matches.
  */
-function* matches(run: CompiledPattern, scan: TextScan, windowed = true): Generator<RegExpExecArray> {
+function* matches(run: CompiledPattern, scan: TextScan, mode: Windowing): Generator<RegExpExecArray> {
   const { re, at: w } = run;
   const { text } = scan;
-  if (!w || !windowed) {
+  const starts = w && mode !== 'never' ? scan.startsIn(w) : null;
+  if (!w || !starts) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (m[0].length === 0) {
@@ -230,7 +247,7 @@ function* matches(run: CompiledPattern, scan: TextScan, windowed = true): Genera
     return;
   }
   let resume = 0;
-  for (const at of scan.startsOf(w)) {
+  for (const at of starts) {
     if (at < resume) continue;
     w.sticky.lastIndex = at;
     const m = w.sticky.exec(text);
@@ -246,9 +263,10 @@ function* matches(run: CompiledPattern, scan: TextScan, windowed = true): Genera
 
 /**
  * Whether the set's trigger holds and then whether each pattern's `pre` does, through the keyword
- * pass (`windowed`) or each regex tested on the text (test/keywords.test.ts compares them).
+ * pass (unless `mode` is 'never') or each regex tested on the text (test/keywords.test.ts compares them).
  */
-function gates(set: PatternSet, c: Compiled, scan: TextScan, windowed: boolean): boolean[] {
+function gates(set: PatternSet, c: Compiled, scan: TextScan, mode: Windowing): boolean[] {
+  const windowed = mode !== 'never';
   const { present, text } = scan;
   const holds = (re: RegExp, at: Windowed | null): boolean => (windowed && at ? matchesAt(at, scan) : re.test(text));
   return [
@@ -261,20 +279,21 @@ function gates(set: PatternSet, c: Compiled, scan: TextScan, windowed: boolean):
 }
 
 /** The trigger's and every `pre`'s answer on `text`, through the keyword pass or the regexes alone. */
-export function patternGates(set: PatternSet, text: string, windowed: boolean): boolean[] {
+export function patternGates(set: PatternSet, text: string, mode: Windowing): boolean[] {
   const c = compiled(set);
-  return gates(set, c, new TextScan(c, text), windowed);
+  return gates(set, c, new TextScan(c, text, mode === 'always' ? Infinity : startLimit(text)), mode);
 }
 
 /**
  * Every pattern's matches in `text` (the matching view), keywords or not: `[pattern index, match
- * index, matched text]`, through the leading literals (`windowed`) or the global regex alone.
+ * index, matched text]`, through the leading literals ('always'), the global regex alone ('never'), or
+ * as `scanPatterns` chooses ('auto').
  * The test that the two agree (test/keywords.test.ts) is what lets `scanPatterns` skip the regex.
  */
-export function patternMatches(set: PatternSet, text: string, windowed: boolean): [number, number, string][] {
-  const scan = new TextScan(compiled(set), text);
+export function patternMatches(set: PatternSet, text: string, mode: Windowing): [number, number, string][] {
+  const scan = new TextScan(compiled(set), text, mode === 'always' ? Infinity : startLimit(text));
   return compiled(set).patterns.flatMap((run, k) =>
-    [...matches(run, scan, windowed)].map((m): [number, number, string] => [k, m.index, m[0]]),
+    [...matches(run, scan, mode)].map((m): [number, number, string] => [k, m.index, m[0]]),
   );
 }
 
