@@ -9,11 +9,14 @@ const ALPHABET = 128;
 
 export class KeywordSets {
   /**
-   * delta[state * 128 + unit]: the next state, times 128, bitwise negated (`~`) when literals end
-   * there (so the scan tests one sign per unit). With `foldCase` an upper-case ASCII letter's entry
-   * is its lower-case one's.
+   * delta[(state << shift) + cls[unit]]: the next state, shifted, bitwise negated (`~`) when literals
+   * end there (so the scan tests one sign per unit). A unit's class is its own for a character some
+   * literal holds (with `foldCase` an upper-case letter shares its lower-case one's), 0 for every other
+   * unit (which leads back to the root from any state): the table stays small enough for the cache.
    */
   private readonly delta: Int32Array;
+  private readonly cls: Uint8Array;
+  private readonly shift: number;
   /** Bit i: a literal of set i ends at this state (or at a state its failure chain reaches). */
   private readonly out: Int32Array;
   /** Per state, the (set, length) of every literal ending there (`starts`), as flat pairs; null for none. */
@@ -67,13 +70,26 @@ export class KeywordSets {
         }
       }
     }
-    this.delta = new Int32Array(next.length * ALPHABET);
+    const cls = new Uint8Array(ALPHABET);
+    const reps = [0];
+    for (const literals of sets)
+      for (const raw of literals)
+        for (const ch of foldCase ? raw.toLowerCase() : raw) {
+          const c = ch.charCodeAt(0);
+          if (cls[c] === 0) cls[c] = reps.push(c) - 1;
+        }
+    if (foldCase) for (let c = 65; c <= 90; c++) cls[c] = cls[c + 32]!;
+    let shift = 0;
+    while (1 << shift < reps.length) shift++;
+    this.delta = new Int32Array(next.length << shift);
     next.forEach((row, s) =>
-      row.forEach((t, c) => {
-        const u = foldCase && c >= 65 && c <= 90 ? row[c + 32]! : t;
-        this.delta[s * ALPHABET + c] = out[u] ? ~(u * ALPHABET) : u * ALPHABET;
+      reps.forEach((c, k) => {
+        const u = k === 0 ? 0 : row[c]!;
+        this.delta[(s << shift) + k] = out[u] ? ~(u << shift) : u << shift;
       }),
     );
+    this.cls = cls;
+    this.shift = shift;
     this.out = Int32Array.from(out);
     this.ends = ends;
   }
@@ -81,15 +97,15 @@ export class KeywordSets {
   /** Bit i set when some literal of set i occurs in `text`. */
   present(text: string): number {
     // Its own loop, not `scan` with no starts: V8 would compile `scan` for whichever use it meets first.
-    const { delta, out } = this;
+    const { delta, out, cls, shift } = this;
     let s = 0;
     let found = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c >= ALPHABET) s = 0;
-      else if ((s = delta[s + c]!) < 0) {
+      else if ((s = delta[s + cls[c]!]!) < 0) {
         s = ~s;
-        found |= out[s >> 7]!;
+        found |= out[s >> shift]!;
       }
     }
     return found;
@@ -101,7 +117,7 @@ export class KeywordSets {
    * pairs no more are pushed and `starts` ends with the pair (-1, -1): the list is incomplete.
    */
   scan(text: string, mask: number, starts: number[], limit = Infinity): number {
-    const { delta, out, ends } = this;
+    const { delta, out, ends, cls, shift } = this;
     let s = 0;
     let found = 0;
     let room = limit * 2;
@@ -111,10 +127,10 @@ export class KeywordSets {
         s = 0;
         continue;
       }
-      s = delta[s + c]!;
+      s = delta[s + cls[c]!]!;
       if (s >= 0) continue;
       s = ~s;
-      const state = s >> 7;
+      const state = s >> shift;
       const o = out[state]!;
       found |= o;
       if ((o & mask) === 0) continue;
