@@ -38,7 +38,7 @@ function carriesSecretOut(m: RegExpExecArray, text: string): boolean {
   return new RegExp(SECRET_VAR).test(withoutAuth);
 }
 
-const PATTERNS: Pattern[] = [
+export const PATTERNS: Pattern[] = [
   {
     name: 'network request carrying a secret variable',
     pre: /\$/,
