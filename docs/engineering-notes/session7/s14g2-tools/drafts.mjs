@@ -1,0 +1,10 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexedNote } from '/work/wt/s14g2/scripts/bench/generate.mjs';
+const [dir, shape, n, out] = process.argv.slice(2);
+const sample = shape === 'old' ? (Number(n) > 2000 ? join(dir, 'topic-7', 'note-7.md') : join(dir, 'note-7.md')) : indexedNote(dir, 7);
+const draft = readFileSync(sample, 'utf8').replace(/^name: (.*)$/m, 'name: $1-again') + '\nAlso noted later.\n';
+const index = readFileSync(join(dir, 'MEMORY.md'), 'utf8').split('\n');
+const drop = index.findIndex((l, i) => i > 5 && /\]\(/.test(l));
+writeFileSync(out + '-note.md', draft);
+writeFileSync(out + '-index.md', index.filter((_, i) => i !== drop).join('\n'));
