@@ -60,29 +60,27 @@ const byPath = <T extends { readonly path: string }>(a: T, b: T): number =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 
 /**
- * The resolved links of a file by its bytes object, per (vault shape, path, role): the files a trial leaves
- * unchanged share their bytes with the vault (and the other trials), and while the trial keeps the vault's
- * shape (no note added, removed or renamed) their links are the vault's own, not resolved again. A file's
- * links are a function of those (`LinkReuse`). At most a few shapes per file: trials of different item
- * sets have different shapes.
+ * The vault's own resolved links, by each file's bytes object: the files a trial leaves unchanged share their
+ * bytes with the vault, and while the trial keeps the vault's shape (no note added, removed or renamed) their
+ * links are the vault's, not resolved again (a file's links are a function of its bytes, path and role and of
+ * the shape: `LinkReuse`). Only the vault's own links are kept (no trial's): they are alive with the vault
+ * anyway, so this costs no memory (keeping each trial's links cost ~0.8 GB at hard 10k).
  */
-const resolvedMemo = new WeakMap<Uint8Array, Map<string, readonly Link[]>>();
+const vaultLinks = new WeakMap<Uint8Array, { readonly key: string; readonly links: readonly Link[] }>();
 const linkReuse: LinkReuse = {
-  get: (shape, f) => resolvedMemo.get(f.bytes)?.get(`${shape}\0${f.path}\0${f.role}`),
-  set: (shape, f, links) => {
-    let m = resolvedMemo.get(f.bytes);
-    if (!m) resolvedMemo.set(f.bytes, (m = new Map()));
-    if (m.size < 8) m.set(`${shape}\0${f.path}\0${f.role}`, links);
+  get: (shape, f) => {
+    const hit = vaultLinks.get(f.bytes);
+    return hit && hit.key === `${shape}\0${f.path}\0${f.role}` ? hit.links : undefined;
   },
 };
-/** Vaults whose own links are in `resolvedMemo` under their shape (computed as postImage orders files: by path). */
+/** Vaults whose own links are in `vaultLinks` under their shape (computed as postImage orders files: by path). */
 const seeded = new WeakSet<Vault>();
 function seed(vault: Vault): void {
   if (seeded.has(vault)) return;
   seeded.add(vault);
   const files = [...vault.files].sort(byPath);
   const shape = vaultShape(vault.root, files, [...vault.otherFiles]);
-  for (const f of files) linkReuse.set(shape, f, f.links);
+  for (const f of files) vaultLinks.set(f.bytes, { key: `${shape}\0${f.path}\0${f.role}`, links: f.links });
 }
 
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */

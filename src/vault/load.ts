@@ -146,7 +146,6 @@ export function vaultShape(
  */
 export interface LinkReuse {
   get(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>): readonly Link[] | undefined;
-  set(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>, links: readonly Link[]): void;
 }
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
@@ -174,9 +173,7 @@ export function assembleVault(
   const resolveAll = (p: ParsedFile): readonly Link[] => {
     const known = reuse?.get(shape, p);
     if (known) return known;
-    const links = Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
-    reuse?.set(shape, p, links);
-    return links;
+    return Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
   };
   const files = parsed.map((p) =>
     makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || resolveAll(p)),
