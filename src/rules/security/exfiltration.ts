@@ -38,7 +38,7 @@ function carriesSecretOut(m: RegExpExecArray, text: string): boolean {
   return new RegExp(SECRET_VAR).test(withoutAuth);
 }
 
-export const PATTERNS: Pattern[] = [
+const PATTERNS: Pattern[] = [
   {
     name: 'network request carrying a secret variable',
     pre: /\$/,

@@ -11,7 +11,7 @@ const PAYLOAD = String.raw`(?:\bcurl\b|\bwget\b|\bnc\b|\bncat\b|\bsocat\b|/dev/t
 const AGENT_FILE_WORDS =
   /claude\.md|agents\.md|gemini\.md|soul\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude\/settings|\.hermes\//;
 
-export const PATTERNS: Pattern[] = [
+const PATTERNS: Pattern[] = [
   {
     name: 'writing to SSH keys or config',
     pre: /\.ssh|authorized_keys|ssh-copy-id/,
@@ -50,8 +50,7 @@ export const PATTERNS: Pattern[] = [
   },
 ];
 
-/** The rule's patterns and their trigger (exported for test/keywords.test.ts). */
-export const PERSISTENCE_SET = {
+const SET = {
   trigger:
     /\.ssh|authorized_keys|ssh-copy-id|claude\.md|agents\.md|gemini\.md|soul\.md|cursorrules|clinerules|windsurfrules|copilot-instructions|\.claude\/settings|\.hermes\/|rc\b|profile|zshenv|zlogin|config\.fish|cron|@reboot|@hourly|@daily/,
   patterns: PATTERNS,
@@ -73,6 +72,6 @@ export default defineRule({
     messages: { persist: '{kind}: "{excerpt}"' },
   },
   checkFile(file, { report }) {
-    reportPatternHits(file, report, PERSISTENCE_SET, 'persist');
+    reportPatternHits(file, report, SET, 'persist');
   },
 });
