@@ -108,3 +108,27 @@ describe('closest() through the index', () => {
     expect(closestExact('abc', lookupOf(['abd']))).toBe(closestBruteForce('abc', ['abd']));
   });
 });
+
+describe('editDistance', () => {
+  /** Plain Levenshtein, the whole table. */
+  const levenshtein = (a: string, b: string): number => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++)
+        cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length]!;
+  };
+  it('is the Levenshtein distance when it is at most max, else max + 1', () => {
+    const word = fc.array(fc.constantFrom('a', 'b', 'c', 'é', '語'), { maxLength: 12 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 7 }), (a, b, max) => {
+        const d = levenshtein(a, b);
+        expect(editDistance(a, b, max)).toBe(d <= max ? d : max + 1);
+      }),
+      { numRuns: propertyRuns(3000) },
+    );
+  });
+});

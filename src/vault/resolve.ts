@@ -474,7 +474,8 @@ class StemIndex {
   /** Per position in `sorted`: trigrams shared with the current target (zero between searches). */
   private shared: Int32Array = new Int32Array(0);
   private touched: Int32Array = new Int32Array(0);
-  private keys: Float64Array = new Float64Array(0);
+  /** The best trigram candidates of the current target, ascending (`GRAM_CANDIDATES` of them at most). */
+  private keys: Float64Array = new Float64Array(GRAM_CANDIDATES);
   /** posByRank[r]: the position in `sorted` of the stem of raw rank r. */
   private posByRank: Int32Array = new Int32Array(0);
 
@@ -493,7 +494,6 @@ class StemIndex {
     const n = this.sorted.length;
     this.shared = new Int32Array(n);
     this.touched = new Int32Array(n);
-    this.keys = new Float64Array(n);
     this.posByRank = new Int32Array(n);
     for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
     return this.grams;
@@ -516,7 +516,7 @@ class StemIndex {
       if (list !== undefined && list.length <= GRAM_POSTING_CAP) lists.push(list);
     }
     lists.sort((a, b) => a.length - b.length);
-    const { shared, touched, keys, sorted, rank } = this;
+    const { shared, touched, sorted, rank } = this;
     let nTouched = 0;
     let read = 0;
     for (const list of lists) {
@@ -529,18 +529,31 @@ class StemIndex {
       }
     }
     count('resolve.gramPostings', read);
-    // Most shared first, then the smallest raw rank: one key per stem near enough in length.
+    // Most shared first, then the smallest raw rank: one key per stem near enough in length (keys are
+    // distinct: ranks are). The GRAM_CANDIDATES largest are kept in ascending order as they come.
     const m = t.length;
+    const top = this.keys;
     let nKeys = 0;
     for (let k = 0; k < nTouched; k++) {
       const i = touched[k]!;
-      if (Math.abs(sorted[i]!.length - m) <= max) keys[nKeys++] = shared[i]! * 4294967296 - rank[i]!;
+      if (Math.abs(sorted[i]!.length - m) <= max) {
+        const key = shared[i]! * 4294967296 - rank[i]!;
+        if (nKeys < GRAM_CANDIDATES) {
+          let at = nKeys++;
+          for (; at > 0 && top[at - 1]! > key; at--) top[at] = top[at - 1]!;
+          top[at] = key;
+        } else if (key > top[0]!) {
+          // The smallest leaves; the new key moves up to its place.
+          let at = 0;
+          for (; at + 1 < nKeys && top[at + 1]! < key; at++) top[at] = top[at + 1]!;
+          top[at] = key;
+        }
+      }
       shared[i] = 0;
     }
-    const top = keys.subarray(0, nKeys).sort();
     let bestRank = this.cutBest,
       bestD = this.cutBest >= 0 ? this.cutKey : max + 1;
-    for (let k = nKeys - 1; k >= 0 && k >= nKeys - GRAM_CANDIDATES; k--) {
+    for (let k = nKeys - 1; k >= 0; k--) {
       const r = -(top[k]! % 4294967296 || 0),
         i = this.posByRank[r < 0 ? r + 4294967296 : r]!;
       const d = editDistance(t, sorted[i]!, bestD > max ? max : bestD);
