@@ -411,9 +411,15 @@ class StemIndex {
           to = Math.min(m, p + 1 + max);
         while (i < hi) {
           const c = sorted[i]!.charCodeAt(p);
-          // The end of this child: the first stem in [i, hi) whose code unit at p is not c.
+          // The end of this child: the first stem in [i, hi) whose code unit at p is not c (galloping
+          // from i, then a binary search: children are mostly small).
           let a = i + 1,
-            b = hi;
+            b = a;
+          for (let step = 1; b < hi && sorted[b]!.charCodeAt(p) === c; step *= 2) {
+            a = b + 1;
+            b = a + step;
+          }
+          if (b > hi) b = hi;
           while (a < b) {
             const mid = (a + b) >>> 1;
             if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1;
