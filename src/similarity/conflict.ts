@@ -307,11 +307,13 @@ function shared(a: ReadonlySet<string>, b: ReadonlySet<string>, except: Readonly
 export function sentenceConflict(a: SentenceView, b: SentenceView): Conflict | null {
   const tool = replacement(a, b);
   if (tool) return tool;
-  for (const ca of a.clauses)
+  for (const ca of a.clauses) {
+    if (ca.values.size === 0) continue; // value() finds nothing without a value on this side
     for (const cb of b.clauses) {
       const v = value(ca, cb);
       if (v) return v;
     }
+  }
   const retiredUse = retiredInOther(a, b) ?? retiredInOther(b, a);
   if (retiredUse) return retiredUse;
   for (const ca of a.clauses)
@@ -423,40 +425,15 @@ function value(a: ClauseView, b: ClauseView): Conflict | null {
 }
 
 function replacement(a: SentenceView, b: SentenceView): Conflict | null {
-  // One side rejects a tool (in any of its clauses) that the other uses in a positive clause.
-  for (const [rejecter, user] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    for (const rc of rejecter.clauses)
-      for (const old of rc.old) {
-        for (const uc of user.clauses) {
-          if (uc.negated || !uc.used.has(old) || uc.old.has(old)) continue;
-          if (shared(rejecter.content, user.content, new Set([old])).length >= 2)
-            return { kind: 'replacement', detail: `${old} is rejected in one and used in the other` };
-        }
-      }
-  }
-  // Any term: dropped in one, used (not merely mentioned) in the other, on a shared subject.
-  for (const [rejecter, user] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    for (const rc of rejecter.clauses)
-      for (const t of rc.rejected) {
-        if (FAMILIES_OF.has(t)) continue;
-        for (const uc of user.clauses) {
-          if (uc.negated || !uc.content.has(t) || uc.rejected.has(t) || !cuesFor(t).used.test(uc.text.toLowerCase()))
-            continue;
-          if (shared(rejecter.content, user.content, new Set([t])).length >= 1)
-            return { kind: 'replacement', detail: `${t} is dropped in one and used in the other` };
-        }
-      }
-  }
+  // One side rejects a tool (in any of its clauses) that the other uses in a positive clause; then any
+  // term dropped in one and used in the other; then a tool of one family each (a → b before b → a).
+  const c = rejectedTool(a, b) ?? rejectedTool(b, a) ?? droppedTerm(a, b) ?? droppedTerm(b, a);
+  if (c) return c;
   // Each side uses a different tool of one family, positively, for the same job.
-  for (const ca of a.clauses)
+  for (const ca of a.clauses) {
+    if (ca.negated || ca.old.size || ca.used.size === 0) continue;
     for (const cb of b.clauses) {
-      if (ca.negated || cb.negated || ca.old.size || cb.old.size) continue;
+      if (cb.negated || cb.old.size) continue;
       for (const ta of ca.used)
         for (const tb of cb.used) {
           if (
@@ -472,6 +449,39 @@ function replacement(a: SentenceView, b: SentenceView): Conflict | null {
             return { kind: 'replacement', detail: `${ta} vs ${tb}` };
         }
     }
+  }
+  return null;
+}
+
+/** The rejecter rejects a tool (in any of its clauses) that the user uses in a positive clause. */
+function rejectedTool(rejecter: SentenceView, user: SentenceView): Conflict | null {
+  for (const rc of rejecter.clauses) {
+    if (rc.old.size === 0) continue;
+    for (const old of rc.old) {
+      for (const uc of user.clauses) {
+        if (uc.negated || !uc.used.has(old) || uc.old.has(old)) continue;
+        if (shared(rejecter.content, user.content, new Set([old])).length >= 2)
+          return { kind: 'replacement', detail: `${old} is rejected in one and used in the other` };
+      }
+    }
+  }
+  return null;
+}
+
+/** Any term: dropped by the rejecter, used (not merely mentioned) by the user, on a shared subject. */
+function droppedTerm(rejecter: SentenceView, user: SentenceView): Conflict | null {
+  for (const rc of rejecter.clauses) {
+    if (rc.rejected.size === 0) continue;
+    for (const t of rc.rejected) {
+      if (FAMILIES_OF.has(t)) continue;
+      for (const uc of user.clauses) {
+        if (uc.negated || !uc.content.has(t) || uc.rejected.has(t) || !cuesFor(t).used.test(uc.text.toLowerCase()))
+          continue;
+        if (shared(rejecter.content, user.content, new Set([t])).length >= 1)
+          return { kind: 'replacement', detail: `${t} is dropped in one and used in the other` };
+      }
+    }
+  }
   return null;
 }
 
