@@ -20,6 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../vault/discover.js';
+import { folderKey } from '../vault/link-memo.js';
 import { roleClassifier } from '../vault/roles.js';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { sha1Base64 } from '../util/digest.js';
@@ -29,7 +30,7 @@ import { readRoots, type LinkGraph } from './link-graph.js';
 import type { SignatureSet } from './signatures.js';
 
 export const GRAPH_CACHE_FILE = join('.memlint', 'cache', 'guard-graph-v1.bin');
-const MAGIC = 'memlint-guard-graph-1';
+const MAGIC = 'memlint-guard-graph-2';
 const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
 
 type Landing = string | null | 'outside';
@@ -55,9 +56,7 @@ interface Stored {
 
 /** What a link's landing depends on besides the lookup: a wikilink none, a path link its file's folder. Mentions are not kept. */
 const memoKey = (from: string, kind: string, target: string): string | null =>
-  kind === 'mention'
-    ? null
-    : `${kind === 'wikilink' ? '' : from.includes('/') ? from.slice(0, from.lastIndexOf('/')) : ''}\0${kind}\0${target}`;
+  kind === 'mention' ? null : `${kind === 'wikilink' ? '' : folderKey(from)}\0${kind}\0${target}`;
 
 function listingKey(root: string, config: Config, found: Discovery): string {
   return sha1Base64(

@@ -29,7 +29,8 @@ export function linkResolver(lookup: NoteLookup, vaultRoot: string): LinkResolve
   };
 }
 
-function folderKey(fromPath: string): string {
+/** What `resolvePath` reads of the linking file's path (for keys of link memos: here and guard's stored graph). */
+export function folderKey(fromPath: string): string {
   const slash = fromPath.lastIndexOf('/');
   return slash < 0 ? '' : `${fromPath.slice(0, slash)}\u0001${posix.dirname(fromPath)}`;
 }
