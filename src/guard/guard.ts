@@ -17,6 +17,7 @@ import { closeSignatures, noteSignatures, type SignatureSet } from './signatures
 import { linkGraph, type LinkGraph } from './link-graph.js';
 import { graphSession } from './graph-cache.js';
 import { claimsStore } from './claims-cache.js';
+import { cachedGitHistory } from './git-cache.js';
 import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
@@ -309,7 +310,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     // One git query for the matches whose front matter lacks a date or an origin (issue 16: not one
     // `git log` per note), about the matches only: a `git log` over every candidate's path (1,200 on
     // the hard bench shape at 10k) costs more than the rest of the comparison.
-    const gitOf = lazyGitChanges(root, () => hits.map((h) => h.n.path));
+    const gitOf = lazyGitChanges(root, () => hits.map((h) => h.n.path), cachedGitHistory(cacheMode));
     for (const { n, kind, similarity, conflict } of hits)
       matches.push({
         path: n.path,
