@@ -100,8 +100,8 @@ describe('guard signature cache: shingles and links read where asked', () => {
     await guard(dir, note(3), 'read-write');
     const now = whole(readCache(dir)!);
     expect(now.get('note-14.md')!.shingles).not.toEqual(expected.get('note-14.md')!.shingles);
-    const i14 = open.index.get('note-14.md')!;
-    const i21 = open.index.get('note-21.md')!;
+    const i14 = open.indexOf('note-14.md')!;
+    const i21 = open.indexOf('note-21.md')!;
     open.prefetch([i14]);
     expect([...open.shingles(i14)]).toEqual(expected.get('note-14.md')!.shingles);
     expect([...open.shingles(i21)]).toEqual(expected.get('note-21.md')!.shingles);

@@ -94,12 +94,11 @@ function readAt(fd: number, position: number, length: number): Buffer {
 }
 
 /**
- * The cache as read: typed arrays over the head's bytes. Nothing is made per note until asked
+ * The cache as read: typed arrays over the head's bytes; `paths` sorted (as `writeCache` writes them). Nothing is made per note until asked
  * (`note(i)`), so checking 10,000 cached notes costs a size/mtime compare and a signature compare
  * each; a note's shingles and links are read from the file when first asked.
  */
 export class SignatureTable {
-  readonly index = new Map<string, number>();
   private readonly shingleParts: (Uint32Array | undefined)[];
   private allShingles: Uint32Array | null = null;
   private linkBytes: Buffer | null = null;
@@ -124,7 +123,12 @@ export class SignatureTable {
   ) {
     this.fd = fd;
     this.shingleParts = new Array<Uint32Array | undefined>(paths.length);
-    for (let i = 0; i < paths.length; i++) this.index.set(paths[i]!, i);
+  }
+
+  /** The entry of a path (a scan: asked once a call; `noteSignatures` walks the sorted paths beside the listing). */
+  indexOf(path: string): number | undefined {
+    const i = this.paths.indexOf(path);
+    return i < 0 ? undefined : i;
   }
 
   /** The fraction of MinHash rows entry i shares with a signature (as `estimate`), without a view. */

@@ -242,7 +242,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     // Updating a note in place: duplication that existed before the edit is consolidate's business;
     // guard refuses only what the edit makes worse.
     const { table } = sigs;
-    const targetIndex = target !== undefined ? table?.index.get(target) : undefined;
+    const targetIndex = target !== undefined ? table?.indexOf(target) : undefined;
     const existing =
       target === undefined
         ? undefined

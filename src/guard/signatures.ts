@@ -56,6 +56,8 @@ export function noteSignatures(
     const unreadable: string[] = [];
     let late = false;
     let reads = 0;
+    const paths = table?.paths;
+    let j = 0;
     for (const f of found.markdown) {
       if (roleOf(f.path) !== 'note') continue;
       // Past the bound, stop reading; what was computed is still cached below, so the next call goes on from there.
@@ -63,7 +65,13 @@ export function noteSignatures(
         late = true;
         break;
       }
-      const i = table?.index.get(f.path);
+      // The cache's paths and the listing are both sorted by UTF-16 order: walked side by side (no map of
+      // 10k paths). Were the orders ever to differ, an entry passed over is read as new: same answer.
+      let i: number | undefined;
+      if (paths) {
+        while (j < paths.length && paths[j]! < f.path) j++;
+        if (paths[j] === f.path) i = j;
+      }
       if (i !== undefined) {
         // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
         const st = statSync(f.absPath, { throwIfNoEntry: false });
