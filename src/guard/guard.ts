@@ -85,6 +85,17 @@ export interface GuardOptions {
   readonly deadline?: number;
 }
 
+/** A match's kind: at or above the duplicate threshold a near-duplicate whatever else differs, else a contradiction, else shown when close enough. */
+function matchKind(
+  similarity: number,
+  conflict: GuardMatch['conflict'] | undefined,
+  config: Config,
+): GuardMatch['kind'] | null {
+  if (similarity >= config.guard.refuse) return 'near-duplicate';
+  if (conflict) return 'contradiction';
+  return similarity >= config.guard.show ? 'near-duplicate' : null;
+}
+
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
 function guardEntry(root: string, config: Config, draft: string, now: number, options: GuardOptions = {}): GuardResult {
   const vault = loadVault(root, { config, kind: 'hermes' });
@@ -126,14 +137,7 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
       const f = noteConflicts(draftView, noteClauses(e), 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
-    const kind =
-      similarity >= config.guard.refuse
-        ? 'near-duplicate'
-        : conflict
-          ? 'contradiction'
-          : similarity >= config.guard.show
-            ? 'near-duplicate'
-            : null;
+    const kind = matchKind(similarity, conflict, config);
     if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
   }
   matches.sort((a, b) => b.similarity - a.similarity);
@@ -296,14 +300,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
       if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
       // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
       // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
-      const kind =
-        similarity >= config.guard.refuse
-          ? 'near-duplicate'
-          : conflict
-            ? 'contradiction'
-            : similarity >= config.guard.show
-              ? 'near-duplicate'
-              : null;
+      const kind = matchKind(similarity, conflict, config);
       if (kind) hits.push({ n, kind, similarity, conflict });
     }
     claims.save();
