@@ -1,14 +1,17 @@
 /**
  * Guard's signature cache, VAULT/.memlint/cache/guard-v2.bin. Layout: a 4-byte header length, a
- * small JSON header (magic, version, count), then aligned typed arrays: sizes and mtimes
- * (Float64), offsets and lengths (Uint32), the words (Uint32: each note's MinHash signature then its
- * shingle hashes), and two strings: the paths joined by NUL, and each note's metadata as JSON joined
- * by NUL (parsed only for the notes that match), and each note's links (kind and target, mentions
- * left out) as a JSON array, found by their end offsets (Uint32), decoded only when an index write
- * asks what is reachable. An entry is used only while its file has the same size and mtime; a corrupt
- * file or one from another version is rebuilt.
+ * small JSON header (magic, version, count, section sizes), then the head, read on every call:
+ * aligned typed arrays of sizes and mtimes (Float64), shingle offsets and lengths, link and metadata
+ * end offsets (Uint32), every note's MinHash signature (Uint32, PERMUTATIONS each), the paths joined
+ * by NUL and each note's metadata as JSON (parsed only for the notes that match). Then the tail, read
+ * only where asked: each note's shingle hashes (Uint32; read for the MinHash candidates only, in
+ * coalesced ranges: on a vault of long notes they are most of the file) and each note's links (kind
+ * and target, mentions left out, as a JSON array; read when an index write asks what is reachable).
+ * The file stays open while the table is used (`close()`), so a cache rewritten meanwhile by another
+ * call (a rename: a new file) cannot mix with the one read. An entry is used only while its file has
+ * the same size and mtime; a corrupt file or one from another version is rebuilt.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { CACHE_KEY } from '../version.js';
@@ -35,7 +38,7 @@ export interface NoteSignature {
   linksJson?(): Buffer;
 }
 
-const MAGIC = 'memlint-guard-cache-3';
+const MAGIC = 'memlint-guard-cache-4';
 export const CACHE_FILE = join('.memlint', 'cache', 'guard-v2.bin');
 
 interface Header {
@@ -43,144 +46,248 @@ interface Header {
   version: string;
   perms: number;
   count: number;
+  /** Shingle words in the tail. */
   words: number;
   pathsBytes: number;
   metaBytes: number;
   linksBytes: number;
 }
 
-/** Metadata bytes per entry are found by offsets, decoded only for the notes that match. */
+/** A part of the cache file that does not decode (its head read): the caller answers again without the cache. */
+export class CorruptCacheError extends Error {}
+
+function decoded<T>(json: string): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    throw new CorruptCacheError('memlint: the guard cache does not decode');
+  }
+}
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
+/** Where each section starts, from the header alone (the writer and the reader share it). */
+function layout(headerLen: number, h: Header) {
+  const n = h.count;
+  const numbers = align8(4 + headerLen);
+  const sigs = align8(numbers + n * 8 * 2 + n * 4 * 4);
+  const paths = sigs + n * PERMUTATIONS * 4;
+  const meta = paths + h.pathsBytes;
+  const shingles = align8(meta + h.metaBytes);
+  const links = shingles + h.words * 4;
+  return { numbers, sigs, paths, meta, shingles, links, end: links + h.linksBytes };
+}
+
+/** Shingle ranges closer than this are read in one call (a read per candidate costs more than the gap's bytes). */
+const COALESCE_BYTES = 16 * 1024;
+
+/** A buffer of its own (offset 0: typed arrays over it are aligned). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafeSlow(length);
+  let got = 0;
+  while (got < length) {
+    const r = readSync(fd, buf, got, length - got, position + got);
+    if (r === 0) throw new CorruptCacheError('memlint: the guard cache file ended early');
+    got += r;
+  }
+  return buf;
+}
+
 /**
- * The cache as read: typed arrays over the file's bytes. Nothing is made per note until asked
- * (`note(i)`), so checking 10,000 cached notes costs a size/mtime compare and a signature compare each.
+ * The cache as read: typed arrays over the head's bytes; `paths` sorted (as `writeCache` writes them). Nothing is made per note until asked
+ * (`note(i)`), so checking 10,000 cached notes costs a size/mtime compare and a signature compare
+ * each; a note's shingles and links are read from the file when first asked.
  */
 export class SignatureTable {
-  readonly index = new Map<string, number>();
-  private readonly metaEnds: Uint32Array;
+  private readonly shingleParts: (Uint32Array | undefined)[];
+  private allShingles: Uint32Array | null = null;
+  private linkBytes: Buffer | null = null;
+  private fd: number | null;
 
   constructor(
+    fd: number,
     private readonly buf: Buffer,
     readonly paths: readonly string[],
     readonly sizes: Float64Array,
     readonly mtimes: Float64Array,
-    readonly offsets: Uint32Array,
-    readonly lengths: Uint32Array,
-    readonly words: Uint32Array,
+    private readonly offsets: Uint32Array,
+    private readonly lengths: Uint32Array,
+    private readonly sigs: Uint32Array,
     private readonly metaStart: number,
-    metaEnds: Uint32Array,
-    private readonly linksStart: number,
+    private readonly metaEnds: Uint32Array,
+    private readonly shinglesAt: number,
+    private readonly shingleWords: number,
+    private readonly linksAt: number,
+    private readonly linksBytes: number,
     private readonly linkEnds: Uint32Array,
   ) {
-    this.metaEnds = metaEnds;
-    for (let i = 0; i < paths.length; i++) this.index.set(paths[i]!, i);
+    this.fd = fd;
+    this.shingleParts = new Array<Uint32Array | undefined>(paths.length);
+  }
+
+  /** The entry of a path (a scan: asked once a call; `noteSignatures` walks the sorted paths beside the listing). */
+  indexOf(path: string): number | undefined {
+    const i = this.paths.indexOf(path);
+    return i < 0 ? undefined : i;
   }
 
   /** The fraction of MinHash rows entry i shares with a signature (as `estimate`), without a view. */
   estimate(i: number, sig: Uint32Array): number {
-    const words = this.words;
-    const o = this.offsets[i]!;
+    const words = this.sigs;
+    const o = i * PERMUTATIONS;
     let eq = 0;
     for (let k = 0; k < PERMUTATIONS; k++) if (words[o + k] === sig[k]) eq++;
     return eq / PERMUTATIONS;
   }
 
+  private openFd(): number {
+    if (this.fd === null) throw new Error('memlint: the guard cache was read after it was closed');
+    return this.fd;
+  }
+
+  /** Reads the shingles of these entries now, neighbours in one call each (they are read once either way). */
+  prefetch(indices: readonly number[]): void {
+    if (this.allShingles) return;
+    const want = indices.filter((i) => this.shingleParts[i] === undefined && this.lengths[i]! > 0);
+    want.sort((a, b) => this.offsets[a]! - this.offsets[b]!);
+    for (let k = 0; k < want.length;) {
+      const from = this.offsets[want[k]!]!;
+      let to = from + this.lengths[want[k]!]!;
+      let e = k + 1;
+      while (e < want.length && (this.offsets[want[e]!]! - to) * 4 <= COALESCE_BYTES) {
+        to = Math.max(to, this.offsets[want[e]!]! + this.lengths[want[e]!]!);
+        e++;
+      }
+      const b = readAt(this.openFd(), this.shinglesAt + from * 4, (to - from) * 4);
+      const words = new Uint32Array(b.buffer, b.byteOffset, to - from);
+      for (; k < e; k++) {
+        const i = want[k]!;
+        const o = this.offsets[i]! - from;
+        this.shingleParts[i] = words.subarray(o, o + this.lengths[i]!);
+      }
+    }
+  }
+
+  /** Entry i's shingle hashes (sorted). */
+  shingles(i: number): Uint32Array {
+    const o = this.offsets[i]!,
+      len = this.lengths[i]!;
+    if (this.allShingles) return this.allShingles.subarray(o, o + len);
+    if (len === 0) return new Uint32Array(0);
+    if (this.shingleParts[i] === undefined) this.prefetch([i]);
+    return this.shingleParts[i]!;
+  }
+
+  /** Reads every entry's shingles (before the cache is written again). */
+  loadAll(): void {
+    if (this.allShingles) return;
+    const b = readAt(this.openFd(), this.shinglesAt, this.shingleWords * 4);
+    this.allShingles = new Uint32Array(b.buffer, b.byteOffset, this.shingleWords);
+  }
+
   /** Entry i's links (kind, target, …), decoded now. */
   links(i: number): readonly string[] {
-    return JSON.parse(this.linksJson(i).toString('utf8')) as string[];
+    return decoded<string[]>(this.linksJson(i).toString('utf8'));
   }
 
   linksJson(i: number): Buffer {
-    return this.buf.subarray(
-      this.linksStart + (i === 0 ? 0 : this.linkEnds[i - 1]!),
-      this.linksStart + this.linkEnds[i]!,
-    );
+    this.linkBytes ??= readAt(this.openFd(), this.linksAt, this.linksBytes);
+    return this.linkBytes.subarray(i === 0 ? 0 : this.linkEnds[i - 1]!, this.linkEnds[i]!);
   }
 
   note(i: number): NoteSignature {
-    const o = this.offsets[i]!,
-      len = this.lengths[i]!;
-    const from = i === 0 ? this.metaStart : this.metaEnds[i - 1]! + 1;
-    const to = this.metaEnds[i]!;
+    const from = this.metaStart + (i === 0 ? 0 : this.metaEnds[i - 1]!);
+    const to = this.metaStart + this.metaEnds[i]!;
     const buf = this.buf;
     let parsed: NoteMetaLite | null = null;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const table = this;
     return {
       path: this.paths[i]!,
       size: this.sizes[i]!,
       mtimeMs: this.mtimes[i]!,
-      signature: this.words.subarray(o, o + PERMUTATIONS),
-      shingles: this.words.subarray(o + PERMUTATIONS, o + PERMUTATIONS + len),
-      meta: () => (parsed ??= JSON.parse(buf.toString('utf8', from, to)) as NoteMetaLite),
+      signature: this.sigs.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS),
+      get shingles() {
+        return table.shingles(i);
+      },
+      meta: () => (parsed ??= decoded<NoteMetaLite>(buf.toString('utf8', from, to))),
       links: () => this.links(i),
       linksJson: () => this.linksJson(i),
     };
   }
+
+  /** Closes the file: the table's head stays usable, reading a tail not read yet throws. */
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    this.fd = null;
+  }
 }
 
 export function readCache(vaultRoot: string): SignatureTable | null {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(join(vaultRoot, CACHE_FILE));
+    fd = openSync(join(vaultRoot, CACHE_FILE), 'r');
   } catch {
     return null;
   }
   try {
-    const headerLen = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLen)) as Header;
-    if (header.magic !== MAGIC || header.version !== CACHE_KEY || header.perms !== PERMUTATIONS) return null;
-    const n = header.count;
-    let at = align8(4 + headerLen);
-    // Typed arrays need 8-byte alignment: use the read buffer as is when it has it, else copy once.
-    let ab: ArrayBuffer;
-    let base = 0;
-    if (buf.byteOffset % 8 === 0) {
-      ab = buf.buffer as ArrayBuffer;
-      base = buf.byteOffset;
-    } else {
-      ab = new ArrayBuffer(buf.length);
-      new Uint8Array(ab).set(buf);
+    const size = fstatSync(fd).size;
+    const first = readAt(fd, 0, Math.min(size, 4096));
+    const headerLen = first.readUInt32LE(0);
+    const headerBytes = 4 + headerLen <= first.length ? first : readAt(fd, 0, 4 + headerLen);
+    const header = JSON.parse(headerBytes.toString('utf8', 4, 4 + headerLen)) as Header;
+    if (header.magic !== MAGIC || header.version !== CACHE_KEY || header.perms !== PERMUTATIONS) {
+      closeSync(fd);
+      return null;
     }
-    const sizes = new Float64Array(ab, base + at, n);
-    at += n * 8;
-    const mtimes = new Float64Array(ab, base + at, n);
-    at += n * 8;
-    const offsets = new Uint32Array(ab, base + at, n);
-    at += n * 4;
-    const lengths = new Uint32Array(ab, base + at, n);
-    at += n * 4;
-    const linkEnds = new Uint32Array(ab, base + at, n);
-    at = align8(at + n * 4);
-    const words = new Uint32Array(ab, base + at, header.words);
-    at += header.words * 4;
-    const paths = buf.toString('utf8', at, at + header.pathsBytes).split('\0');
-    at += header.pathsBytes;
-    const metaStart = at;
-    const linksStart = metaStart + header.metaBytes;
-    if (linksStart + header.linksBytes > buf.length || (n > 0 && linkEnds[n - 1] !== header.linksBytes)) return null;
-    const metaEnds = new Uint32Array(n);
-    let k = 0;
-    for (let i = metaStart; i < metaStart + header.metaBytes && k < n; i++) if (buf[i] === 0) metaEnds[k++] = i;
-    if (k === n - 1) metaEnds[k++] = metaStart + header.metaBytes;
-    if (paths.length !== n || k !== n) return null;
+    const n = header.count;
+    const at = layout(headerLen, header);
+    if (at.end !== size) throw new Error('size');
+    const buf = readAt(fd, 0, at.shingles);
+    const ab = buf.buffer as ArrayBuffer;
+    const base = buf.byteOffset;
+    let o = base + at.numbers;
+    const sizes = new Float64Array(ab, o, n);
+    const mtimes = new Float64Array(ab, (o += n * 8), n);
+    const offsets = new Uint32Array(ab, (o += n * 8), n);
+    const lengths = new Uint32Array(ab, (o += n * 4), n);
+    const linkEnds = new Uint32Array(ab, (o += n * 4), n);
+    const metaEnds = new Uint32Array(ab, (o += n * 4), n);
+    const sigs = new Uint32Array(ab, base + at.sigs, n * PERMUTATIONS);
+    const paths = n === 0 ? [] : buf.toString('utf8', at.paths, at.paths + header.pathsBytes).split('\0');
+    if (paths.length !== n) throw new Error('paths');
     for (let i = 0; i < n; i++)
-      if (offsets[i]! + PERMUTATIONS + lengths[i]! > words.length || (i > 0 && linkEnds[i]! < linkEnds[i - 1]!))
-        return null;
+      if (
+        offsets[i]! + lengths[i]! > header.words ||
+        (i > 0 && (linkEnds[i]! < linkEnds[i - 1]! || metaEnds[i]! < metaEnds[i - 1]!))
+      )
+        throw new Error('offsets');
+    if (n > 0 && (linkEnds[n - 1] !== header.linksBytes || metaEnds[n - 1] !== header.metaBytes))
+      throw new Error('ends');
     return new SignatureTable(
+      fd,
       buf,
       paths,
       sizes,
       mtimes,
       offsets,
       lengths,
-      words,
-      metaStart,
+      sigs,
+      at.meta,
       metaEnds,
-      linksStart,
+      at.shingles,
+      header.words,
+      at.links,
+      header.linksBytes,
       linkEnds,
     );
   } catch {
+    closeSync(fd);
     return null; // corrupt: rebuilt by the caller
   }
 }
@@ -188,57 +295,52 @@ export function readCache(vaultRoot: string): SignatureTable | null {
 export function writeCache(vaultRoot: string, notes: readonly NoteSignature[]): void {
   const n = notes.length;
   let total = 0;
-  for (const note of notes) total += PERMUTATIONS + note.shingles.length;
+  for (const note of notes) total += note.shingles.length;
   const paths = Buffer.from(notes.map((x) => x.path).join('\0'), 'utf8');
-  const metas = Buffer.from(notes.map((x) => JSON.stringify(x.meta()).replace(/\0/g, '')).join('\0'), 'utf8');
+  const metaParts = notes.map((x) => Buffer.from(JSON.stringify(x.meta()), 'utf8'));
+  const metas = Buffer.concat(metaParts);
   const linkParts = notes.map((x) => x.linksJson?.() ?? Buffer.from(JSON.stringify(x.links()), 'utf8'));
   const links = Buffer.concat(linkParts);
-  const header = Buffer.from(
-    JSON.stringify({
-      magic: MAGIC,
-      version: CACHE_KEY,
-      perms: PERMUTATIONS,
-      count: n,
-      words: total,
-      pathsBytes: paths.length,
-      metaBytes: metas.length,
-      linksBytes: links.length,
-    } satisfies Header),
-  );
-  let at = align8(4 + header.length);
-  const numbersStart = at;
-  at += n * 8 * 2 + n * 4 * 3;
-  at = align8(at);
-  const wordsStart = at;
-  const size = wordsStart + total * 4 + paths.length + metas.length + links.length;
-  const ab = new ArrayBuffer(size);
+  const h: Header = {
+    magic: MAGIC,
+    version: CACHE_KEY,
+    perms: PERMUTATIONS,
+    count: n,
+    words: total,
+    pathsBytes: paths.length,
+    metaBytes: metas.length,
+    linksBytes: links.length,
+  };
+  const header = Buffer.from(JSON.stringify(h));
+  const at = layout(header.length, h);
+  const ab = new ArrayBuffer(at.end);
   const out = Buffer.from(ab);
   out.writeUInt32LE(header.length, 0);
   header.copy(out, 4);
-  const sizes = new Float64Array(ab, numbersStart, n);
-  const mtimes = new Float64Array(ab, numbersStart + n * 8, n);
-  const offsets = new Uint32Array(ab, numbersStart + n * 16, n);
-  const lengths = new Uint32Array(ab, numbersStart + n * 20, n);
-  const linkEnds = new Uint32Array(ab, numbersStart + n * 24, n);
-  let end = 0;
-  linkParts.forEach((b, i) => {
-    end += b.length;
-    linkEnds[i] = end;
-  });
-  const words = new Uint32Array(ab, wordsStart, total);
+  const sizes = new Float64Array(ab, at.numbers, n);
+  const mtimes = new Float64Array(ab, at.numbers + n * 8, n);
+  const offsets = new Uint32Array(ab, at.numbers + n * 16, n);
+  const lengths = new Uint32Array(ab, at.numbers + n * 20, n);
+  const linkEnds = new Uint32Array(ab, at.numbers + n * 24, n);
+  const metaEnds = new Uint32Array(ab, at.numbers + n * 28, n);
+  const sigs = new Uint32Array(ab, at.sigs, n * PERMUTATIONS);
+  const shingles = new Uint32Array(ab, at.shingles, total);
+  let linkEnd = 0;
+  let metaEnd = 0;
   let w = 0;
   notes.forEach((x, i) => {
     sizes[i] = x.size;
     mtimes[i] = x.mtimeMs;
     offsets[i] = w;
     lengths[i] = x.shingles.length;
-    words.set(x.signature, w);
-    words.set(x.shingles, w + PERMUTATIONS);
-    w += PERMUTATIONS + x.shingles.length;
+    linkEnds[i] = linkEnd += linkParts[i]!.length;
+    metaEnds[i] = metaEnd += metaParts[i]!.length;
+    sigs.set(x.signature, i * PERMUTATIONS);
+    shingles.set(x.shingles, w);
+    w += x.shingles.length;
   });
-  paths.copy(out, wordsStart + total * 4);
-  metas.copy(out, wordsStart + total * 4 + paths.length);
-  links.copy(out, wordsStart + total * 4 + paths.length + metas.length);
-  const file = join(vaultRoot, CACHE_FILE);
-  writeCacheFile(file, out);
+  paths.copy(out, at.paths);
+  metas.copy(out, at.meta);
+  links.copy(out, at.links);
+  writeCacheFile(join(vaultRoot, CACHE_FILE), out);
 }

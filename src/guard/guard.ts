@@ -12,11 +12,12 @@ import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
 import type { Finding } from '../rules/types.js';
 import { vaultFromText } from '../vault/from-text.js';
-import type { NoteSignature } from './cache.js';
-import { noteSignatures, type SignatureSet } from './signatures.js';
+import { CorruptCacheError, type NoteSignature } from './cache.js';
+import { closeSignatures, noteSignatures, type SignatureSet } from './signatures.js';
 import { linkGraph, type LinkGraph } from './link-graph.js';
 import { graphSession } from './graph-cache.js';
 import { claimsStore } from './claims-cache.js';
+import { cachedGitHistory } from './git-cache.js';
 import { checkDeadline, GuardTimeout } from './deadline.js';
 import { discover, type FolderListing } from '../vault/discover.js';
 import { readFolderListings, writeFolderListings } from './folders.js';
@@ -84,6 +85,17 @@ export interface GuardOptions {
   readonly deadline?: number;
 }
 
+/** A match's kind: at or above the duplicate threshold a near-duplicate whatever else differs, else a contradiction, else shown when close enough. */
+function matchKind(
+  similarity: number,
+  conflict: GuardMatch['conflict'] | undefined,
+  config: Config,
+): GuardMatch['kind'] | null {
+  if (similarity >= config.guard.refuse) return 'near-duplicate';
+  if (conflict) return 'contradiction';
+  return similarity >= config.guard.show ? 'near-duplicate' : null;
+}
+
 /** Hermes: the draft is an entry, compared with every entry of the stores (small: no cache). */
 function guardEntry(root: string, config: Config, draft: string, now: number, options: GuardOptions = {}): GuardResult {
   const vault = loadVault(root, { config, kind: 'hermes' });
@@ -125,14 +137,7 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
       const f = noteConflicts(draftView, noteClauses(e), 1)[0];
       if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
     }
-    const kind =
-      similarity >= config.guard.refuse
-        ? 'near-duplicate'
-        : conflict
-          ? 'contradiction'
-          : similarity >= config.guard.show
-            ? 'near-duplicate'
-            : null;
+    const kind = matchKind(similarity, conflict, config);
     if (kind) matches.push({ ...base, kind, ...(conflict ? { conflict } : {}) });
   }
   matches.sort((a, b) => b.similarity - a.similarity);
@@ -144,7 +149,19 @@ function guardEntry(root: string, config: Config, draft: string, now: number, op
 export const CONFLICT_CAP = 20;
 
 export function guardDraft(root: string, config: Config, draft: string, options: GuardOptions = {}): GuardResult {
+  try {
+    return guardOnce(root, config, draft, options, false);
+  } catch (e) {
+    // A signature cache whose head reads but whose links or metadata do not (they are decoded where
+    // needed): answered again without it, and written anew.
+    if (!(e instanceof CorruptCacheError)) throw e;
+    return guardOnce(root, config, draft, options, true);
+  }
+}
+
+function guardOnce(root: string, config: Config, draft: string, options: GuardOptions, rebuild: boolean): GuardResult {
   const cacheMode = !config.guard.cache ? 'off' : (options.cache ?? 'read-write');
+  const sigMode = !rebuild ? cacheMode : cacheMode === 'read-write' ? 'rebuild' : 'off';
   const listings = cacheMode !== 'off' ? readFolderListings(root) : undefined;
   const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
   const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
@@ -164,10 +181,12 @@ export function guardDraft(root: string, config: Config, draft: string, options:
     // Reachability from the signature cache's links, read only when the write changes the index's links;
     // the resolved graph itself is kept between index writes while nothing it came from changed (graph-cache.ts).
     const build = (): { sigs: SignatureSet; graph: LinkGraph } => {
+      let first: SignatureSet | undefined;
       try {
-        const sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline });
-        return { sigs, graph: linkGraph(root, config, found, sigs) };
+        first = noteSignatures(root, config, found, { cache: sigMode, deadline: options.deadline });
+        return { sigs: first, graph: linkGraph(root, config, found, first) };
       } catch (e) {
+        closeSignatures(first);
         if (e instanceof GuardTimeout) throw e;
         // A cache whose header reads but whose JSON does not: answered without it, and written anew.
         const sigs = noteSignatures(root, config, found, {
@@ -177,9 +196,14 @@ export function guardDraft(root: string, config: Config, draft: string, options:
         return { sigs, graph: linkGraph(root, config, found, sigs) };
       }
     };
-    const session = graphSession(root, config, found, cacheMode, build);
-    const g = guardIndexText(root, config, draft, () => session.graph(), cacheMode, texts.get(config.index.file));
-    session.save();
+    const session = graphSession(root, config, found, rebuild ? 'off' : cacheMode, build);
+    let g: IndexGuard;
+    try {
+      g = guardIndexText(root, config, draft, () => session.graph(), cacheMode, texts.get(config.index.file));
+      session.save();
+    } finally {
+      closeSignatures(session.sigs());
+    }
     const counts = session.sigs();
     // A stored graph vouches for every note as the signature cache would (all unchanged: none computed).
     const cache = counts
@@ -209,72 +233,82 @@ export function guardDraft(root: string, config: Config, draft: string, options:
   const draftHashes = shingleHashes(draftTokens);
   const draftSig = signature(draftHashes);
   mark('draft checked');
-  const sigs = noteSignatures(root, config, found, { cache: cacheMode, deadline: options.deadline });
+  const sigs = noteSignatures(root, config, found, { cache: sigMode, deadline: options.deadline });
   mark('signatures');
   const name = draftNote.meta.name?.trim() || null;
-  // Sentence views are built only if some note is close enough to be read (most drafts have none).
-  let viewed: NoteClauses | null = null;
-  const draftClauses = (): NoteClauses => (viewed ??= noteClauses(draftNote));
   const matches: GuardMatch[] = [];
-  // Updating a note in place: duplication that existed before the edit is consolidate's business;
-  // guard refuses only what the edit makes worse.
-  const target = options.targetPath;
-  const { table } = sigs;
-  const targetIndex = target !== undefined ? table?.index.get(target) : undefined;
-  const existing =
-    target === undefined
-      ? undefined
-      : (sigs.fresh.find((n) => n.path === target) ??
-        (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined));
-  // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
-  const candidates: NoteSignature[] = [];
-  if (table)
-    for (const i of sigs.valid)
-      if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) candidates.push(table.note(i));
-  for (const n of sigs.fresh)
-    if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
   const before = new Map<string, number>();
-  // One git query for every match that needs one (issue 16: not one `git log` per note).
-  const gitOf = lazyGitChanges(root, () => candidates.map((n) => n.path));
-  // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
-  // arrays) because meta() decodes JSON, and most candidates stop there.
-  const scored: { n: NoteSignature; similarity: number }[] = [];
-  for (const n of candidates) {
-    const similarity = similarityOf(draftHashes, n.shingles).score;
-    if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
-  }
-  // Reading a note and running the conflict engine on it is the expensive part: only notes close
-  // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
-  // vault hundreds of notes pass `related`, and the hook must stay fast).
-  const toRead = new Set(
-    scored
-      .filter((x) => x.similarity >= THRESHOLDS.related)
-      .sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1))
-      .slice(0, CONFLICT_CAP)
-      .map((x) => x.n),
-  );
-  // Each read note's sentences and claims: cached per note by its bytes (claims-cache.ts).
-  const claims = claimsStore(root, config, cacheMode);
-  for (const { n, similarity } of scored) {
-    checkDeadline(options.deadline, `comparing the draft with ${scored.length} similar notes`);
-    let conflict: GuardMatch['conflict'];
-    const view = toRead.has(n) ? claims.view(n.path) : null;
-    if (view) {
-      const f = noteConflicts(draftClauses(), view, 1)[0];
-      if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
+  const target = options.targetPath;
+  try {
+    // Sentence views are built only if some note is close enough to be read (most drafts have none).
+    let viewed: NoteClauses | null = null;
+    const draftClauses = (): NoteClauses => (viewed ??= noteClauses(draftNote));
+    // Updating a note in place: duplication that existed before the edit is consolidate's business;
+    // guard refuses only what the edit makes worse.
+    const { table } = sigs;
+    const targetIndex = target !== undefined ? table?.indexOf(target) : undefined;
+    const existing =
+      target === undefined
+        ? undefined
+        : (sigs.fresh.find((n) => n.path === target) ??
+          (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined));
+    // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
+    const candidates: NoteSignature[] = [];
+    if (table) {
+      const picked: number[] = [];
+      for (const i of sigs.valid)
+        if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) picked.push(i);
+      // Their shingles only (on a vault of long notes most of the file is other notes' shingles).
+      table.prefetch(picked);
+      for (const i of picked) candidates.push(table.note(i));
     }
-    if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
-    // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
-    // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
-    const kind =
-      similarity >= config.guard.refuse
-        ? 'near-duplicate'
-        : conflict
-          ? 'contradiction'
-          : similarity >= config.guard.show
-            ? 'near-duplicate'
-            : null;
-    if (kind)
+    for (const n of sigs.fresh)
+      if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
+    // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
+    // arrays) because meta() decodes JSON, and most candidates stop there.
+    const scored: { n: NoteSignature; similarity: number }[] = [];
+    for (const n of candidates) {
+      const similarity = similarityOf(draftHashes, n.shingles).score;
+      if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
+    }
+    // Reading a note and running the conflict engine on it is the expensive part: only notes close
+    // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
+    // vault hundreds of notes pass `related`, and the hook must stay fast).
+    const toRead = new Set(
+      scored
+        .filter((x) => x.similarity >= THRESHOLDS.related)
+        .sort((a, b) => b.similarity - a.similarity || (a.n.path < b.n.path ? -1 : 1))
+        .slice(0, CONFLICT_CAP)
+        .map((x) => x.n),
+    );
+    // Each read note's sentences and claims: cached per note by its bytes (claims-cache.ts).
+    const claims = claimsStore(root, config, cacheMode);
+    const hits: {
+      n: NoteSignature;
+      kind: GuardMatch['kind'];
+      similarity: number;
+      conflict: GuardMatch['conflict'] | undefined;
+    }[] = [];
+    for (const { n, similarity } of scored) {
+      checkDeadline(options.deadline, `comparing the draft with ${scored.length} similar notes`);
+      let conflict: GuardMatch['conflict'];
+      const view = toRead.has(n) ? claims.view(n.path) : null;
+      if (view) {
+        const f = noteConflicts(draftClauses(), view, 1)[0];
+        if (f) conflict = { kind: f.conflict.kind, detail: f.conflict.detail, draft: f.a.text, note: f.b.text };
+      }
+      if (existing) before.set(n.path, similarityOf(existing.shingles, n.shingles).score);
+      // At or above the duplicate threshold the draft is that note, whatever else differs (a letter,
+      // a number, an added negation): the agent must update it, and the conflict, if any, rides along.
+      const kind = matchKind(similarity, conflict, config);
+      if (kind) hits.push({ n, kind, similarity, conflict });
+    }
+    claims.save();
+    // One git query for the matches whose front matter lacks a date or an origin (issue 16: not one
+    // `git log` per note), about the matches only: a `git log` over every candidate's path (1,200 on
+    // the hard bench shape at 10k) costs more than the rest of the comparison.
+    const gitOf = lazyGitChanges(root, () => hits.map((h) => h.n.path), cachedGitHistory(cacheMode));
+    for (const { n, kind, similarity, conflict } of hits)
       matches.push({
         path: n.path,
         name: n.meta().name,
@@ -283,9 +317,10 @@ export function guardDraft(root: string, config: Config, draft: string, options:
         ...matchProvenance(gitOf, n, now),
         ...(conflict ? { conflict } : {}),
       });
+    mark('compared');
+  } finally {
+    closeSignatures(sigs);
   }
-  claims.save();
-  mark('compared');
   matches.sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : 1));
   const { verdict, reasons } = verdictOf(matches, problems, config.guard.refuse, before);
   const result: GuardResult = {

@@ -11,6 +11,7 @@ import { mark } from '../util/timing.js';
 import { checkDeadline, type Deadline } from './deadline.js';
 
 export interface SignatureSet {
+  /** Open on the cache file until `closeSignatures` (its shingles and links are read from it when asked). */
   readonly table: SignatureTable | null;
   /** Entries of `table` whose files are unchanged (same size and mtime). */
   readonly valid: readonly number[];
@@ -48,77 +49,97 @@ export function noteSignatures(
   const roleOf = roleClassifier(config, 'claude');
   const table = options.cache === 'read-write' || options.cache === 'read-only' ? readCache(root) : null;
   mark('  read cache');
-  const valid: number[] = [];
-  const fresh: NoteSignature[] = [];
-  const unsigned: { path: string; name: string | null; links: readonly string[] }[] = [];
-  const unreadable: string[] = [];
-  let late = false;
-  let reads = 0;
-  for (const f of found.markdown) {
-    if (roleOf(f.path) !== 'note') continue;
-    // Past the bound, stop reading; what was computed is still cached below, so the next call goes on from there.
-    if (options.deadline !== undefined && (++reads & 63) === 0 && Date.now() > options.deadline) {
-      late = true;
-      break;
-    }
-    const i = table?.index.get(f.path);
-    if (i !== undefined) {
-      // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
-      const st = statSync(f.absPath, { throwIfNoEntry: false });
-      if (!st) {
+  try {
+    const valid: number[] = [];
+    const fresh: NoteSignature[] = [];
+    const unsigned: { path: string; name: string | null; links: readonly string[] }[] = [];
+    const unreadable: string[] = [];
+    let late = false;
+    let reads = 0;
+    const paths = table?.paths;
+    let j = 0;
+    for (const f of found.markdown) {
+      if (roleOf(f.path) !== 'note') continue;
+      // Past the bound, stop reading; what was computed is still cached below, so the next call goes on from there.
+      if (options.deadline !== undefined && (++reads & 63) === 0 && Date.now() > options.deadline) {
+        late = true;
+        break;
+      }
+      // The cache's paths and the listing are both sorted by UTF-16 order: walked side by side (no map of
+      // 10k paths). Were the orders ever to differ, an entry passed over is read as new: same answer.
+      let i: number | undefined;
+      if (paths) {
+        while (j < paths.length && paths[j]! < f.path) j++;
+        if (paths[j] === f.path) i = j;
+      }
+      if (i !== undefined) {
+        // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
+        const st = statSync(f.absPath, { throwIfNoEntry: false });
+        if (!st) {
+          unreadable.push(f.path);
+          continue;
+        }
+        if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) {
+          valid.push(i);
+          continue;
+        }
+      }
+      let parsed;
+      try {
+        parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
+      } catch {
         unreadable.push(f.path);
         continue;
       }
-      if (table!.sizes[i] === st.size && table!.mtimes[i] === st.mtimeMs) {
-        valid.push(i);
+      const links = flatLinks(parsed.scan.links);
+      if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') {
+        unsigned.push({ path: f.path, name: parsed.meta.name, links });
         continue;
       }
+      const hashes = shingleHashes(tokens(statedText(parsed)));
+      const meta = {
+        name: parsed.meta.name,
+        type: parsed.meta.type,
+        modified: parsed.meta.modified,
+        origin: parsed.meta.origin,
+      };
+      fresh.push({
+        path: f.path,
+        size: parsed.size,
+        mtimeMs: parsed.mtimeMs,
+        signature: signature(hashes),
+        shingles: hashes,
+        meta: () => meta,
+        links: () => links,
+      });
     }
-    let parsed;
-    try {
-      parsed = readMarkdownFile(f.path, f.absPath, 'note', config.maxFileBytes);
-    } catch {
-      unreadable.push(f.path);
-      continue;
+    if (
+      (options.cache === 'read-write' || options.cache === 'rebuild') &&
+      (fresh.length > 0 || !table || table.paths.length !== valid.length)
+    ) {
+      // Stopped early: the entries not reached yet are kept as they were (each is checked by size and mtime when read).
+      const seen = late ? new Set([...valid.map((i) => table!.paths[i]!), ...fresh.map((n) => n.path)]) : null;
+      const keep = seen && table ? table.paths.map((_, i) => i).filter((i) => !seen.has(table.paths[i]!)) : [];
+      // Every kept entry's shingles are copied into the new file: read them in one call.
+      table?.loadAll();
+      const all = [...valid.map((i) => table!.note(i)), ...keep.map((i) => table!.note(i)), ...fresh].sort((a, b) =>
+        a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+      );
+      try {
+        writeCache(root, all);
+      } catch {
+        /* a read-only vault: answer without caching */
+      }
     }
-    const links = flatLinks(parsed.scan.links);
-    if (parsed.problem && parsed.problem.kind !== 'invalid-utf8') {
-      unsigned.push({ path: f.path, name: parsed.meta.name, links });
-      continue;
-    }
-    const hashes = shingleHashes(tokens(statedText(parsed)));
-    const meta = {
-      name: parsed.meta.name,
-      type: parsed.meta.type,
-      modified: parsed.meta.modified,
-      origin: parsed.meta.origin,
-    };
-    fresh.push({
-      path: f.path,
-      size: parsed.size,
-      mtimeMs: parsed.mtimeMs,
-      signature: signature(hashes),
-      shingles: hashes,
-      meta: () => meta,
-      links: () => links,
-    });
+    if (late) checkDeadline(options.deadline, `after reading ${fresh.length} notes (cached for the next call)`);
+    return { table, valid, fresh, fromCache: valid.length, computed: fresh.length, unsigned, unreadable };
+  } catch (e) {
+    table?.close();
+    throw e;
   }
-  if (
-    (options.cache === 'read-write' || options.cache === 'rebuild') &&
-    (fresh.length > 0 || !table || table.paths.length !== valid.length)
-  ) {
-    // Stopped early: the entries not reached yet are kept as they were (each is checked by size and mtime when read).
-    const seen = late ? new Set([...valid.map((i) => table!.paths[i]!), ...fresh.map((n) => n.path)]) : null;
-    const keep = seen && table ? table.paths.map((_, i) => i).filter((i) => !seen.has(table.paths[i]!)) : [];
-    const all = [...valid.map((i) => table!.note(i)), ...keep.map((i) => table!.note(i)), ...fresh].sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-    );
-    try {
-      writeCache(root, all);
-    } catch {
-      /* a read-only vault: answer without caching */
-    }
-  }
-  if (late) checkDeadline(options.deadline, `after reading ${fresh.length} notes (cached for the next call)`);
-  return { table, valid, fresh, fromCache: valid.length, computed: fresh.length, unsigned, unreadable };
+}
+
+/** Closes the cache file a signature set read from (idempotent; the set's counts and paths stay usable). */
+export function closeSignatures(sigs: SignatureSet | undefined): void {
+  sigs?.table?.close();
 }

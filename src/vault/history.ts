@@ -12,6 +12,11 @@ export interface GitChange {
 
 /** Last commit touching each file under `root`, keyed by vault-relative path. Empty outside git. */
 export function gitHistory(root: string, paths?: readonly string[]): ReadonlyMap<string, GitChange> {
+  return gitHistoryOrNull(root, paths) ?? new Map<string, GitChange>();
+}
+
+/** As gitHistory, but null when git failed (no repository, a timeout): an answer to keep only when it is not null. */
+export function gitHistoryOrNull(root: string, paths?: readonly string[]): Map<string, GitChange> | null {
   const out = new Map<string, GitChange>();
   if (paths && paths.length === 0) return out;
   // `paths`: only these files (taken literally, no pathspec magic), still one `git log` for all.
@@ -20,7 +25,7 @@ export function gitHistory(root: string, paths?: readonly string[]): ReadonlyMap
   try {
     log = git(root, ['log', '--relative', '--name-only', '--format=%x00%H%x09%an%x09%aI', '--', ...spec], 10_000);
   } catch {
-    return out;
+    return null;
   }
   for (const block of log.split('\0')) {
     const [head, ...files] = block.split('\n');
@@ -46,9 +51,13 @@ export interface Provenance {
  * For guard's matches: the last commit of each of `paths()`, asked of git once, on the first call
  * (a match whose front matter lacks a date or origin), never once per note.
  */
-export function lazyGitChanges(root: string, paths: () => readonly string[]): (path: string) => GitChange | null {
+export function lazyGitChanges(
+  root: string,
+  paths: () => readonly string[],
+  history: (root: string, paths: readonly string[]) => ReadonlyMap<string, GitChange> = gitHistory,
+): (path: string) => GitChange | null {
   let all: ReadonlyMap<string, GitChange> | null = null;
-  return (path) => (all ??= gitHistory(root, paths())).get(path) ?? null;
+  return (path) => (all ??= history(root, paths())).get(path) ?? null;
 }
 
 export interface ProvenanceSource {

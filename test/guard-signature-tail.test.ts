@@ -1,0 +1,152 @@
+/**
+ * Issue 14: guard's signature cache reads its head (sizes, mtimes, signatures, paths, metadata) on
+ * every call and each note's shingles and links only when asked: the MinHash candidates' shingles in
+ * coalesced ranges, the links for an index write. What is read lazily must be what a whole read
+ * gives, from the file the head came from even when another call has replaced the file meanwhile,
+ * and a note edited in place, added or removed must never be answered from the stale entry.
+ */
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { knownRuleIds } from '../src/rules/ids.js';
+import { guardDraft, type GuardResult } from '../src/guard/guard.js';
+import { readCache, type SignatureTable } from '../src/guard/cache.js';
+import { tempDir } from './helpers/run.js';
+
+const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega rho tau phi chi psi'.split(' ');
+/** A note whose body length varies with i (some long: their shingles span more than one coalesced read). */
+function note(i: number): string {
+  const sentences: string[] = [];
+  const n = i % 7 === 0 ? 2200 : 3 + (i % 5) * 4;
+  for (let k = 0; k < n; k++)
+    sentences.push(
+      `The ${WORDS[(i + k) % WORDS.length]} service w${(i * 31 + k * 17) % 9973} runs on port ${3000 + ((i * 7 + k) % 97)}.`,
+    );
+  const link = i > 1 ? ` See [[note-${i - 1}]].` : '';
+  return `---\nname: note ${i}\ndescription: note number ${i}\ntype: project\n---\n\n${sentences.join(' ')}${link}\n`;
+}
+
+function vault(n = 40): string {
+  const dir = tempDir();
+  for (let i = 1; i <= n; i++) writeFileSync(join(dir, `note-${i}.md`), note(i));
+  writeFileSync(
+    join(dir, 'MEMORY.md'),
+    `${Array.from({ length: n }, (_, k) => `- [N](note-${k + 1}.md)`).join('\n')}\n`,
+  );
+  return dir;
+}
+
+const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => {
+  const { cache: _cache, ...rest } = r;
+  return rest;
+};
+
+async function guard(dir: string, draft: string, cache: 'read-write' | 'off', targetPath = 'new-note.md') {
+  const { config } = await loadConfig(dir, undefined, knownRuleIds);
+  return guardDraft(dir, config, draft, { targetPath, cache, now: new Date('2026-12-01T00:00:00Z') });
+}
+
+/** Every entry's shingles and links, read whole. */
+function whole(t: SignatureTable): Map<string, { shingles: number[]; links: readonly string[] }> {
+  t.loadAll();
+  const out = new Map<string, { shingles: number[]; links: readonly string[] }>();
+  t.paths.forEach((p, i) => out.set(p, { shingles: [...t.shingles(i)], links: t.links(i) }));
+  return out;
+}
+
+/** A seeded subset of 0..n-1. */
+function subset(n: number, seed: number): number[] {
+  let x = seed;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    if (x % 3 === 0) out.push(i);
+  }
+  return out;
+}
+
+describe('guard signature cache: shingles and links read where asked', () => {
+  it('prefetched ranges give what a whole read gives, for any subset, in any order of asking', async () => {
+    const dir = vault();
+    await guard(dir, note(3), 'read-write');
+    const a = readCache(dir)!;
+    const all = whole(a);
+    a.close();
+    expect(all.size).toBe(40);
+    expect([...all.values()].some((e) => e.shingles.length > 4096)).toBe(true);
+    for (let seed = 1; seed <= 12; seed++) {
+      const t = readCache(dir)!;
+      const picked = subset(t.paths.length, seed);
+      t.prefetch(seed % 2 ? picked : [...picked].reverse());
+      // Asked in another order than prefetched, and some not prefetched at all (a read of their own).
+      for (let i = t.paths.length - 1; i >= 0; i--) {
+        expect([...t.note(i).shingles]).toEqual(all.get(t.paths[i]!)!.shingles);
+        expect(t.note(i).links()).toEqual(all.get(t.paths[i]!)!.links);
+      }
+      t.close();
+    }
+  });
+
+  it('a table keeps reading the file its head came from after another call replaced it, and throws once closed', async () => {
+    const dir = vault();
+    await guard(dir, note(3), 'read-write');
+    const before = readCache(dir)!;
+    const expected = whole(readCache(dir)!);
+    const open = readCache(dir)!;
+    // Another call rewrites the cache (a rename: a new file) after note 14 and note 21 changed.
+    writeFileSync(join(dir, 'note-14.md'), note(15).replace('note 15', 'note 14'));
+    appendFileSync(join(dir, 'note-21.md'), 'A new sentence about the omega port.\n');
+    await guard(dir, note(3), 'read-write');
+    const now = whole(readCache(dir)!);
+    expect(now.get('note-14.md')!.shingles).not.toEqual(expected.get('note-14.md')!.shingles);
+    const i14 = open.indexOf('note-14.md')!;
+    const i21 = open.indexOf('note-21.md')!;
+    open.prefetch([i14]);
+    expect([...open.shingles(i14)]).toEqual(expected.get('note-14.md')!.shingles);
+    expect([...open.shingles(i21)]).toEqual(expected.get('note-21.md')!.shingles);
+    expect(open.links(i21)).toEqual(expected.get('note-21.md')!.links);
+    open.close();
+    before.close();
+    const closed = readCache(dir)!;
+    closed.close();
+    expect(() => closed.shingles(0)).toThrow(/closed/);
+    expect(closed.paths.length).toBe(40);
+  });
+
+  it('answers equal the cache off after a note is edited in place, added, removed, and with a corrupt tail', async () => {
+    const dir = vault();
+    // Named apart from the notes they copy (a draft named as a note is an update of it, not compared).
+    const drafts = [note(16), note(14), note(7), `${note(22)}Also the sigma port.\n`].map((d) =>
+      d.replace(/^name: note (\d+)$/m, 'name: draft of $1'),
+    );
+    const same = async (): Promise<void> => {
+      for (const d of drafts) {
+        const off = answer(await guard(dir, d, 'off'));
+        expect(answer(await guard(dir, d, 'read-write'))).toEqual(off);
+        expect(answer(await guard(dir, d, 'read-write'))).toEqual(off);
+      }
+    };
+    await same();
+    // In place, same size: another sentence of the same length (mtime changes).
+    const edited = note(16).replace('alpha', 'omega').replace('beta', 'zeta');
+    expect(edited.length).toBe(note(16).length);
+    expect(edited).not.toBe(note(16));
+    writeFileSync(join(dir, 'note-16.md'), edited);
+    await same();
+    writeFileSync(join(dir, 'note-41.md'), note(14));
+    await same();
+    rmSync(join(dir, 'note-22.md'));
+    await same();
+    // The links section's tail overwritten ('[' does not decode): the head reads, the index write
+    // that needs the links answers again without the cache.
+    const file = join(dir, '.memlint', 'cache', 'guard-v2.bin');
+    const bytes = readFileSync(file);
+    bytes.fill(0x5b, bytes.length - 30);
+    writeFileSync(file, bytes);
+    const text = readFileSync(join(dir, 'MEMORY.md'), 'utf8').replace('- [N](note-40.md)\n', '');
+    const off = answer(await guard(dir, text, 'off', 'MEMORY.md'));
+    expect(off.index?.reasons.join(' ')).toContain('note-40.md');
+    expect(answer(await guard(dir, text, 'read-write', 'MEMORY.md'))).toEqual(off);
+  });
+});
