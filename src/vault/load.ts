@@ -20,6 +20,8 @@ export interface LoadOptions {
   readonly kind?: VaultKind;
   /** Reuse parses of unchanged files from an earlier run (`check --cache`). */
   readonly parseCache?: ParseCache;
+  /** Told of each file of the vault once it is parsed, in order, with the size limit it was read with and the vault's kind. */
+  readonly onParsed?: (p: ParsedFile, maxBytes: number, kind: VaultKind) => void;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -112,7 +114,9 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       continue;
     }
     try {
-      parsed.push(parse(f, role));
+      const p = parse(f, role);
+      parsed.push(p);
+      options.onParsed?.(p, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, kind);
     } catch (e) {
       skipped.push({
         path: f.path,

@@ -1,0 +1,82 @@
+/**
+ * The worker of rules/parallel.ts: parses each posted file from the bytes the main thread read, as
+ * the main thread did, and runs the portable rules on them through the one engine (`runRules`),
+ * recording each file's findings per rule. Every answer, or an error, is posted back and counted in
+ * the shared signal, which the main thread waits on.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { Config } from '../config/schema.js';
+import { makeVaultFile, parseMarkdown } from '../vault/file.js';
+import type { Vault, VaultFile, VaultKind } from '../vault/model.js';
+import { runRules } from './engine.js';
+import type { Batch, BatchResult } from './parallel.js';
+import { PORTABLE_RULES } from './portable.js';
+import type { Finding } from './types.js';
+
+interface Data {
+  readonly config: Config;
+  readonly kind: VaultKind;
+  readonly root: string;
+  readonly port: MessagePort;
+  readonly signal: Int32Array;
+}
+
+const data = workerData as Data;
+
+/** A vault of these files only: what the portable rules read of a vault is its files, kind and config. */
+function filesOnly(files: readonly VaultFile[]): Vault {
+  const byPath = new Map(files.map((f) => [f.path, f] as const));
+  return {
+    root: data.root,
+    kind: data.kind,
+    config: data.config,
+    files,
+    notes: files.filter((f) => f.role === 'note'),
+    index: null,
+    indexInfo: null,
+    catalog: null,
+    secondaryIndexes: [],
+    stores: [],
+    skipped: [],
+    byPath,
+    otherFiles: new Set(),
+  };
+}
+
+function answer(batch: Batch): BatchResult {
+  const files = batch.files.map((f) =>
+    makeVaultFile(
+      parseMarkdown(
+        f.path,
+        f.absPath,
+        f.role,
+        batch.bytes.subarray(f.start, f.end),
+        { size: f.size, mtimeMs: f.mtimeMs, mode: f.mode },
+        f.maxBytes,
+      ),
+      [],
+    ),
+  );
+  const results: [string, string, readonly Finding[]][] = [];
+  runRules(filesOnly(files), PORTABLE_RULES, {
+    get: () => undefined,
+    set: (file, ruleId, findings) => void results.push([file.path, ruleId, findings]),
+  });
+  return { results };
+}
+
+function post(r: BatchResult): void {
+  data.port.postMessage(r);
+  Atomics.add(data.signal, 0, 1);
+  Atomics.notify(data.signal, 0);
+}
+
+parentPort?.on('message', (batch: Batch) => {
+  let r: BatchResult;
+  try {
+    r = answer(batch);
+  } catch (e) {
+    r = { error: (e as Error).message };
+  }
+  post(r);
+});

@@ -1,0 +1,231 @@
+/**
+ * File rules on a second thread (`check` of a large vault). The rules in `PORTABLE_RULES` read one
+ * file and their options, nothing else of the vault (the security rules, memory/data-dump,
+ * memory/session-residue: most of a cold check of a large vault). While the main thread parses the
+ * vault, resolves its links and runs the other rules, a worker parses the same bytes again and runs
+ * those: the engine then takes their findings through the `FileFindingsCache` interface
+ * (`runRules`), as it takes those of `check --cache`, and computes any the worker did not give.
+ *
+ * The worker gets the bytes the main thread read (never a second read that could see another
+ * version of a file), in batches, and starts only once the vault has passed `WORKER_MIN_BYTES`: below
+ * that a thread costs more than it saves. `MEMLINT_WORKERS=0` turns it off, `=1` starts it whatever the
+ * size (tests). A worker that fails, or is silent for `STALL_MS`, is given up: the main thread runs
+ * the rules itself. The answers are the same either way (test/parallel-rules.test.ts).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { Config } from '../config/schema.js';
+import type { ParsedFile, VaultFile, VaultKind } from '../vault/model.js';
+import type { FileFindingsCache } from './engine.js';
+import type { Finding, Rule } from './types.js';
+import { PORTABLE_RULES } from './portable.js';
+
+/** Bytes of files read before a worker is worth its start-up (~30–50 ms of a thread and its code). */
+export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
+/** Bytes per batch posted to the worker. */
+const BATCH_BYTES = 1024 * 1024;
+/** A worker silent this long while the main thread waits for it is given up. */
+const STALL_MS = 30_000;
+
+const PORTABLE_IDS = new Set(PORTABLE_RULES.map((r) => r.id));
+
+/** The rules in the order `check` runs them with a worker: the portable ones last (the worker's work overlaps the rest). */
+export function portableLast(rules: readonly Rule<any>[]): readonly Rule<any>[] {
+  return [...rules.filter((r) => !PORTABLE_IDS.has(r.id)), ...rules.filter((r) => PORTABLE_IDS.has(r.id))];
+}
+
+/** What the worker needs of one file to parse it as the main thread did. */
+export interface PostedFile {
+  readonly path: string;
+  readonly absPath: string;
+  readonly role: ParsedFile['role'];
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly maxBytes: number;
+  /** Where its bytes are in the batch's buffer. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Batch {
+  readonly files: readonly PostedFile[];
+  readonly bytes: Uint8Array;
+}
+
+/** The worker's answer for a batch: per file, per rule, the findings the engine made (or an error). */
+export type BatchResult =
+  | { readonly results: readonly (readonly [path: string, ruleId: string, findings: readonly Finding[]])[] }
+  | { readonly error: string };
+
+/** Where the worker's code is: beside this module (the library), or beside the bundle (the CLI). */
+function workerFile(): string | null {
+  const here = import.meta.url;
+  const file = fileURLToPath(new URL(here.endsWith('.cjs') ? './parallel-worker.cjs' : './parallel-worker.js', here));
+  return existsSync(file) ? file : null;
+}
+
+export class FileRuleWorker implements FileFindingsCache {
+  private worker: Worker | null = null;
+  private port: MessagePort | null = null;
+  /** [0]: batches answered (the worker adds one and notifies after each post). */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private pending: { file: PostedFile; bytes: Uint8Array }[] = [];
+  private pendingBytes = 0;
+  private totalBytes = 0;
+  private posted = 0;
+  private answered = 0;
+  private failed = false;
+  private readonly results = new Map<string, Map<string, readonly Finding[]>>();
+  /** Paths posted to the worker: a file not among them is never waited for. */
+  private readonly sent = new Set<string>();
+
+  private kind: VaultKind | null = null;
+
+  private constructor(
+    private readonly config: Config,
+    private readonly root: string,
+    private readonly file: string,
+    private readonly force: boolean,
+  ) {}
+
+  /** A worker for this check, or null (turned off, one core, no worker code beside this module). */
+  static create(config: Config, root: string, env: NodeJS.ProcessEnv = process.env): FileRuleWorker | null {
+    const setting = env.MEMLINT_WORKERS;
+    if (setting === '0') return null;
+    const force = setting === '1';
+    if (!force && availableParallelism() < 2) return null;
+    const file = workerFile();
+    return file ? new FileRuleWorker(config, root, file, force) : null;
+  }
+
+  /** A file the main thread has just parsed (called in vault order). */
+  add = (p: ParsedFile, maxBytes: number, kind: VaultKind): void => {
+    if (this.failed || p.reused) return;
+    this.kind ??= kind;
+    this.pending.push({
+      file: {
+        path: p.path,
+        absPath: p.absPath,
+        role: p.role,
+        size: p.size,
+        mtimeMs: p.mtimeMs,
+        mode: p.mode,
+        maxBytes,
+        start: 0,
+        end: 0,
+      },
+      bytes: p.bytes,
+    });
+    this.pendingBytes += p.bytes.length;
+    this.totalBytes += p.bytes.length;
+    if (!this.worker && (this.force || this.totalBytes >= WORKER_MIN_BYTES)) this.start();
+    if (this.worker && this.pendingBytes >= BATCH_BYTES) this.flush();
+  };
+
+  /** Every file has been added: post what is left (nothing starts a worker past this point). */
+  finish(): void {
+    if (this.worker) this.flush();
+    else this.pending = [];
+  }
+
+  get(file: VaultFile, ruleId: string): readonly Finding[] | undefined {
+    if (!PORTABLE_IDS.has(ruleId) || !this.sent.has(file.path)) return undefined;
+    let byRule = this.results.get(file.path);
+    while (!byRule && !this.failed && this.answered < this.posted) {
+      this.receive();
+      byRule = this.results.get(file.path);
+    }
+    return byRule?.get(ruleId);
+  }
+
+  set(): void {
+    /* the worker's findings are not kept beyond the run */
+  }
+
+  /** Batches posted and answered, and whether the worker was given up (MEMLINT_TIMING prints them). */
+  stats(): string {
+    return this.posted === 0
+      ? 'no worker'
+      : `worker: ${this.answered} of ${this.posted} batches answered${this.failed ? ', given up' : ''}`;
+  }
+
+  /** Ends the worker (its thread is not waited for). */
+  close(): void {
+    this.port?.close();
+    void this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private start(): void {
+    const { port1, port2 } = new MessageChannel();
+    try {
+      this.worker = new Worker(this.file, {
+        workerData: { config: this.config, kind: this.kind, root: this.root, port: port2, signal: this.signal },
+        transferList: [port2],
+        // Its phases and counters are not the run's (MEMLINT_TIMING, MEMLINT_COUNTERS print the main thread's).
+        env: { ...process.env, MEMLINT_TIMING: '0', MEMLINT_COUNTERS: '0' },
+        stdout: false,
+        stderr: false,
+      });
+    } catch {
+      this.failed = true;
+      return;
+    }
+    this.worker.unref();
+    this.worker.on('error', () => {
+      this.failed = true;
+    });
+    this.port = port1;
+    this.port.unref();
+  }
+
+  private flush(): void {
+    if (!this.worker || this.pending.length === 0) return;
+    // One buffer per batch, transferred: a file's bytes may be a view of a larger pooled buffer,
+    // which a structured clone would copy whole.
+    const bytes = new Uint8Array(this.pendingBytes);
+    const files: PostedFile[] = [];
+    let at = 0;
+    for (const { file, bytes: b } of this.pending) {
+      bytes.set(b, at);
+      files.push({ ...file, start: at, end: at + b.length });
+      this.sent.add(file.path);
+      at += b.length;
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    const batch: Batch = { files, bytes };
+    this.worker.postMessage(batch, [bytes.buffer]);
+    this.posted++;
+  }
+
+  /** Takes the worker's next answer, waiting for it (the engine is synchronous). */
+  private receive(): void {
+    const port = this.port;
+    if (!port) {
+      this.failed = true;
+      return;
+    }
+    const seen = Atomics.load(this.signal, 0);
+    const m = receiveMessageOnPort(port);
+    if (m) {
+      this.answered++;
+      const r = m.message as BatchResult;
+      if ('error' in r) {
+        this.failed = true;
+        return;
+      }
+      for (const [path, ruleId, findings] of r.results) {
+        let byRule = this.results.get(path);
+        if (!byRule) this.results.set(path, (byRule = new Map()));
+        byRule.set(ruleId, findings);
+      }
+      return;
+    }
+    if (Atomics.wait(this.signal, 0, seen, STALL_MS) === 'timed-out' && Atomics.load(this.signal, 0) === seen)
+      this.failed = true;
+  }
+}
