@@ -1,12 +1,13 @@
 /**
- * The worker of rules/parallel.ts: parses each posted file from the bytes the main thread read, as
- * the main thread did, and runs the portable rules on them through the one engine (`runRules`),
+ * The worker of rules/parallel.ts: makes each posted file from the bytes the main thread read and its
+ * parse (a file reused as `check --cache` reuses one; a file with a decoding problem is parsed again), and runs the portable rules on them through the one engine (`runRules`),
  * recording each file's findings per rule. Every answer, or an error, is posted back and counted in
  * the shared signal, which the main thread waits on.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config/schema.js';
 import { makeVaultFile, parseMarkdown } from '../vault/file.js';
+import { fromPlainRecord, ReusedFile } from '../vault/reused.js';
 import type { Vault, VaultFile, VaultKind } from '../vault/model.js';
 import { runRules } from './engine.js';
 import type { Batch, BatchResult } from './parallel.js';
@@ -44,19 +45,15 @@ function filesOnly(files: readonly VaultFile[]): Vault {
 }
 
 function answer(batch: Batch): BatchResult {
-  const files = batch.files.map((f) =>
-    makeVaultFile(
-      parseMarkdown(
-        f.path,
-        f.absPath,
-        f.role,
-        batch.bytes.subarray(f.start, f.end),
-        { size: f.size, mtimeMs: f.mtimeMs, mode: f.mode },
-        f.maxBytes,
-      ),
-      [],
-    ),
-  );
+  const files = batch.files.map((f) => {
+    const bytes = batch.bytes.subarray(f.start, f.end);
+    const stat = { size: f.size, mtimeMs: f.mtimeMs, mode: f.mode };
+    // A file that decoded without a problem comes with the main thread's parse; any other is parsed again.
+    const p = f.record
+      ? new ReusedFile(f.path, f.absPath, f.role, bytes, stat, fromPlainRecord(f.record))
+      : parseMarkdown(f.path, f.absPath, f.role, bytes, stat, f.maxBytes);
+    return makeVaultFile(p, []);
+  });
   const results: [string, string, readonly Finding[]][] = [];
   runRules(filesOnly(files), PORTABLE_RULES, {
     get: () => undefined,

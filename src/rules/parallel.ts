@@ -2,8 +2,8 @@
  * File rules on a second thread (`check` of a large vault). The rules in `PORTABLE_RULES` read one
  * file and their options, nothing else of the vault (the security rules, memory/data-dump,
  * memory/session-residue: most of a cold check of a large vault). While the main thread parses the
- * vault, resolves its links and runs the other rules, a worker parses the same bytes again and runs
- * those: the engine then takes their findings through the `FileFindingsCache` interface
+ * vault, resolves its links and runs the other rules, a worker runs those on the same bytes, with the
+ * main thread's parse (its front matter, metadata and code ranges) sent beside them: the engine then takes their findings through the `FileFindingsCache` interface
  * (`runRules`), as it takes those of `check --cache`, and computes any the worker did not give.
  *
  * The worker gets the bytes the main thread read (never a second read that could see another
@@ -21,11 +21,12 @@ import type { ParsedFile, VaultFile, VaultKind } from '../vault/model.js';
 import type { FileFindingsCache } from './engine.js';
 import type { Finding, Rule } from './types.js';
 import { PORTABLE_RULES } from './portable.js';
+import { plainRecord, type PlainRecord } from '../vault/reused.js';
 
-/** Bytes of files read before a worker is worth its start-up (~30–50 ms of a thread and its code). */
-export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
+/** Bytes of files read before a worker is started: below it (every corpus vault, the pre-commit hook's case) one thread is as fast. */
+export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 /** Bytes per batch posted to the worker. */
-const BATCH_BYTES = 1024 * 1024;
+const BATCH_BYTES = 256 * 1024;
 /** A worker silent this long while the main thread waits for it is given up. */
 const STALL_MS = 30_000;
 
@@ -48,6 +49,8 @@ export interface PostedFile {
   /** Where its bytes are in the batch's buffer. */
   readonly start: number;
   readonly end: number;
+  /** The main thread's parse, for a file that decoded without a problem (else the worker parses the bytes). */
+  readonly record: PlainRecord | null;
 }
 
 export interface Batch {
@@ -116,6 +119,7 @@ export class FileRuleWorker implements FileFindingsCache {
         maxBytes,
         start: 0,
         end: 0,
+        record: p.problem === null ? plainRecord(p) : null,
       },
       bytes: p.bytes,
     });
