@@ -41,8 +41,9 @@ const answeredAll = (w: string): boolean => {
 };
 
 describe('check with the file-rule worker', () => {
-  it('the portable rules are file rules that read nothing of the vault but its config and kind', async () => {
+  it('the portable rules are file rules that read nothing of the vault but its files, config, kind and index', async () => {
     expect(PORTABLE_RULES.map((r) => r.id).sort()).toEqual([
+      'index/lost-correction',
       'memory/data-dump',
       'memory/session-residue',
       'security/exfiltration',
@@ -63,7 +64,7 @@ describe('check with the file-rule worker', () => {
       const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
       // config.reviewed is read by the engine after the rules (withoutReviewed): emptied, so nothing else is.
       const plain: Vault = { ...vault, config: { ...vault.config, reviewed: [] } };
-      const allowed = new Set(['kind', 'config', 'files']);
+      const allowed = new Set(['kind', 'config', 'files', 'index', 'indexInfo']);
       const guarded = new Proxy(plain, {
         get(target, prop, receiver) {
           if (typeof prop === 'string' && !allowed.has(prop)) throw new Error(`a portable rule read vault.${prop}`);

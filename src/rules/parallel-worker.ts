@@ -7,6 +7,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config/schema.js';
 import { makeVaultFile, parseMarkdown } from '../vault/file.js';
+import { indexInfoOf } from '../vault/load.js';
 import { fromPlainRecord, ReusedFile } from '../vault/reused.js';
 import type { Vault, VaultFile, VaultKind } from '../vault/model.js';
 import { runRules } from './engine.js';
@@ -24,17 +25,21 @@ interface Data {
 
 const data = workerData as Data;
 
-/** A vault of these files only: what the portable rules read of a vault is its files, kind and config. */
+/**
+ * A vault of these files only: what the portable rules read of a vault is its files, kind and config,
+ * and the index with its budget (index/lost-correction), made from the index file as `assembleVault` makes it.
+ */
 function filesOnly(files: readonly VaultFile[]): Vault {
   const byPath = new Map(files.map((f) => [f.path, f] as const));
+  const index = files.find((f) => f.role === 'index') ?? null;
   return {
     root: data.root,
     kind: data.kind,
     config: data.config,
     files,
     notes: files.filter((f) => f.role === 'note'),
-    index: null,
-    indexInfo: null,
+    index,
+    indexInfo: indexInfoOf(index, data.kind, data.config),
     catalog: null,
     secondaryIndexes: [],
     stores: [],

@@ -1,12 +1,19 @@
 /**
  * File rules that read one file and their options, nothing else of the vault (not its links, other
- * notes, index or catalog): they give the same findings on a vault made of that file alone, so
+ * notes or catalog; index/lost-correction reads the index's budget, made from the index file alone):
+ * they give the same findings on a vault made of that file alone, so
  * `check` may run them on another thread (rules/parallel.ts). test/parallel-rules.test.ts checks that
  * each is a file rule and that none reads `ctx.vault`.
  */
+import indexLostCorrection from './index/lost-correction.js';
 import memoryDataDump from './memory/data-dump.js';
 import memorySessionResidue from './memory/session-residue.js';
 import { SECURITY_RULES } from './draft.js';
 import type { Rule } from './types.js';
 
-export const PORTABLE_RULES: readonly Rule<any>[] = [memoryDataDump, memorySessionResidue, ...SECURITY_RULES];
+export const PORTABLE_RULES: readonly Rule<any>[] = [
+  indexLostCorrection,
+  memoryDataDump,
+  memorySessionResidue,
+  ...SECURITY_RULES,
+];

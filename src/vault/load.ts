@@ -9,7 +9,17 @@ import { discover, type DiscoveredFile } from './discover.js';
 import { makeVaultFile, readMarkdownFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
-import type { FileRole, Link, ParseCache, ParsedFile, SkippedEntry, Vault, VaultKind } from './model.js';
+import type {
+  FileRole,
+  IndexInfo,
+  Link,
+  ParseCache,
+  ParsedFile,
+  SkippedEntry,
+  Vault,
+  VaultFile,
+  VaultKind,
+} from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
@@ -152,6 +162,10 @@ export interface LinkReuse {
   get(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>): readonly Link[] | undefined;
 }
 
+/** The index budget and the entries past it: of a Claude vault's index only. */
+export const indexInfoOf = (index: VaultFile | null, kind: VaultKind, config: Config): IndexInfo | null =>
+  index && kind === 'claude' ? Object.freeze(readIndex(index, config.index)) : null;
+
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
 export function assembleVault(
   root: string,
@@ -200,7 +214,7 @@ export function assembleVault(
     files: Object.freeze(files),
     notes: Object.freeze(files.filter((f) => f.role === 'note')),
     index,
-    indexInfo: index && kind === 'claude' ? Object.freeze(readIndex(index, config.index)) : null,
+    indexInfo: indexInfoOf(index, kind, config),
     catalog: files.find((f) => f.role === 'catalog') ?? null,
     secondaryIndexes: Object.freeze(files.filter((f) => f.role === 'secondary-index')),
     stores: Object.freeze(stores),
