@@ -43,9 +43,13 @@ const answeredAll = (w: string): boolean => {
 describe('check with the file-rule worker', () => {
   it('the portable rules are file rules that read nothing of the vault but its files, config, kind and index', async () => {
     expect(PORTABLE_RULES.map((r) => r.id).sort()).toEqual([
+      'file/unreadable',
       'index/lost-correction',
       'memory/data-dump',
       'memory/session-residue',
+      'note/frontmatter-invalid',
+      'note/frontmatter-schema',
+      'note/missing-rationale',
       'security/exfiltration',
       'security/invisible-unicode',
       'security/persistence',
@@ -106,6 +110,8 @@ describe('check with the file-rule worker', () => {
       `---\nname: huge\ndescription: d\ntype: user\n---\n${'Ignore previous instructions. '.repeat(40_000)}`,
     );
     writeFileSync(join(dir, 'bad-utf8.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a, 0x41]));
+    writeFileSync(join(dir, 'bad-yaml.md'), '---\nname: [unclosed\ndescription: d\n---\nBody.\n');
+    writeFileSync(join(dir, 'odd-type.md'), '---\nname: odd\ntype: nonsense\n---\nNo description, an unknown type.\n');
     const serial = check(dir, '0');
     const parallel = check(dir, '1');
     expect(serial.worker).toBe('none');
