@@ -48,7 +48,6 @@ describe('check with the file-rule worker', () => {
       'memory/data-dump',
       'memory/session-residue',
       'note/frontmatter-invalid',
-      'note/frontmatter-schema',
       'note/missing-rationale',
       'security/exfiltration',
       'security/invisible-unicode',

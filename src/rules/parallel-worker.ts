@@ -59,12 +59,18 @@ function answer(batch: Batch): BatchResult {
       : parseMarkdown(f.path, f.absPath, f.role, bytes, stat, f.maxBytes);
     return makeVaultFile(p, []);
   });
-  const results: [string, string, readonly Finding[]][] = [];
+  const at = new Map(files.map((f, i) => [f, i] as const));
+  const found: [number, string, readonly Finding[]][] = [];
+  const done = new Map<string, number>();
   runRules(filesOnly(files), PORTABLE_RULES, {
     get: () => undefined,
-    set: (file, ruleId, findings) => void results.push([file.path, ruleId, findings]),
+    set: (file, ruleId, findings) => {
+      done.set(ruleId, (done.get(ruleId) ?? 0) + 1);
+      if (findings.length > 0) found.push([at.get(file)!, ruleId, findings]);
+    },
   });
-  return { results };
+  // A rule ran on the batch when the engine recorded it for every file (a crash stops it short).
+  return { ran: [...done].filter(([, n]) => n === files.length).map(([id]) => id), findings: found };
 }
 
 function post(r: BatchResult): void {

@@ -58,10 +58,19 @@ export interface Batch {
   readonly bytes: Uint8Array;
 }
 
-/** The worker's answer for a batch: per file, per rule, the findings the engine made (or an error). */
+/**
+ * The worker's answer for a batch (or an error): the rules the engine ran on every file of it, and the
+ * findings that are not empty, by the file's place in the batch (a file and rule not listed has none).
+ * A rule that did not run on every file (it crashed on one) is not in `ran`: the main thread runs it.
+ */
 export type BatchResult =
-  | { readonly results: readonly (readonly [path: string, ruleId: string, findings: readonly Finding[]])[] }
+  | {
+      readonly ran: readonly string[];
+      readonly findings: readonly (readonly [file: number, ruleId: string, findings: readonly Finding[]])[];
+    }
   | { readonly error: string };
+
+const NONE: readonly Finding[] = Object.freeze([]);
 
 /** Where the worker's code is: beside this module (the library), or beside the bundle (the CLI). */
 function workerFile(): string | null {
@@ -81,9 +90,14 @@ export class FileRuleWorker implements FileFindingsCache {
   private posted = 0;
   private answered = 0;
   private failed = false;
+  /** Findings that are not empty, by path and rule. */
   private readonly results = new Map<string, Map<string, readonly Finding[]>>();
-  /** Paths posted to the worker: a file not among them is never waited for. */
-  private readonly sent = new Set<string>();
+  /** The batch each posted file is in: a file not among them is never waited for. */
+  private readonly batchOf = new Map<string, number>();
+  /** Per batch answered, the rules that ran on every file of it. */
+  private readonly ran: (ReadonlySet<string> | undefined)[] = [];
+  /** Per batch posted, its files' paths (in the worker's answer, a file is its place in the batch). */
+  private readonly batches: (readonly string[])[] = [];
 
   private kind: VaultKind | null = null;
 
@@ -136,13 +150,11 @@ export class FileRuleWorker implements FileFindingsCache {
   }
 
   get(file: VaultFile, ruleId: string): readonly Finding[] | undefined {
-    if (!PORTABLE_IDS.has(ruleId) || !this.sent.has(file.path)) return undefined;
-    let byRule = this.results.get(file.path);
-    while (!byRule && !this.failed && this.answered < this.posted) {
-      this.receive();
-      byRule = this.results.get(file.path);
-    }
-    return byRule?.get(ruleId);
+    const batch = PORTABLE_IDS.has(ruleId) ? this.batchOf.get(file.path) : undefined;
+    if (batch === undefined) return undefined;
+    while (this.ran[batch] === undefined && !this.failed) this.receive();
+    if (!this.ran[batch]?.has(ruleId)) return undefined;
+    return this.results.get(file.path)?.get(ruleId) ?? NONE;
   }
 
   set(): void {
@@ -196,13 +208,14 @@ export class FileRuleWorker implements FileFindingsCache {
     for (const { file, bytes: b } of this.pending) {
       bytes.set(b, at);
       files.push({ ...file, start: at, end: at + b.length });
-      this.sent.add(file.path);
+      this.batchOf.set(file.path, this.posted);
       at += b.length;
     }
     this.pending = [];
     this.pendingBytes = 0;
     const batch: Batch = { files, bytes };
     this.worker.postMessage(batch, [bytes.buffer]);
+    this.batches.push(files.map((f) => f.path));
     this.posted++;
   }
 
@@ -216,17 +229,20 @@ export class FileRuleWorker implements FileFindingsCache {
     const seen = Atomics.load(this.signal, 0);
     const m = receiveMessageOnPort(port);
     if (m) {
-      this.answered++;
+      const batch = this.answered++;
       const r = m.message as BatchResult;
       if ('error' in r) {
         this.failed = true;
         return;
       }
-      for (const [path, ruleId, findings] of r.results) {
+      const files = this.batches[batch]!;
+      for (const [at, ruleId, findings] of r.findings) {
+        const path = files[at]!;
         let byRule = this.results.get(path);
         if (!byRule) this.results.set(path, (byRule = new Map()));
         byRule.set(ruleId, findings);
       }
+      this.ran[batch] = new Set(r.ran);
       return;
     }
     if (Atomics.wait(this.signal, 0, seen, STALL_MS) === 'timed-out' && Atomics.load(this.signal, 0) === seen)

@@ -10,7 +10,6 @@ import indexLostCorrection from './index/lost-correction.js';
 import memoryDataDump from './memory/data-dump.js';
 import memorySessionResidue from './memory/session-residue.js';
 import noteFrontmatterInvalid from './note/frontmatter-invalid.js';
-import noteFrontmatterSchema from './note/frontmatter-schema.js';
 import noteMissingRationale from './note/missing-rationale.js';
 import { SECURITY_RULES } from './draft.js';
 import type { Rule } from './types.js';
@@ -21,7 +20,6 @@ export const PORTABLE_RULES: readonly Rule<any>[] = [
   memoryDataDump,
   memorySessionResidue,
   noteFrontmatterInvalid,
-  noteFrontmatterSchema,
   noteMissingRationale,
   ...SECURITY_RULES,
 ];
