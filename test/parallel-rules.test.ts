@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/load.js';
 import { runRules } from '../src/rules/engine.js';
 import { knownRuleIds } from '../src/rules/ids.js';
 import { RULES } from '../src/rules/index.js';
-import { portableLast } from '../src/rules/parallel.js';
+import { FileRuleWorker, portableLast } from '../src/rules/parallel.js';
 import { PORTABLE_RULES } from '../src/rules/portable.js';
 import type { Finding } from '../src/rules/types.js';
 import { loadVault } from '../src/vault/load.js';
@@ -86,6 +86,23 @@ describe('check with the file-rule worker', () => {
     }
     expect(compared).toBeGreaterThan(500);
   });
+
+  it('a worker whose code fails to load is given up within seconds, and the main thread runs the rules', async () => {
+    const bad = join(root, 'bad-worker.cjs');
+    writeFileSync(bad, "throw new Error('this worker never runs');\n");
+    const dir = 'fixtures/demo-vault';
+    const config = (await loadConfig(dir, undefined, knownRuleIds)).config;
+    const worker = FileRuleWorker.create(config, dir, { MEMLINT_WORKERS: '1' }, bad)!;
+    expect(worker).not.toBeNull();
+    const vault = loadVault(dir, { config, onParsed: worker.add });
+    worker.finish();
+    const started = Date.now();
+    const run = runRules(vault, portableLast(RULES), worker);
+    worker.close();
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(worker.stats()).toMatch(/given up/);
+    expect(run.findings).toEqual(runRules(vault, RULES).findings);
+  }, 30_000);
 
   it('runs the portable rules last and keeps every other rule in order', () => {
     const ordered = portableLast(RULES);

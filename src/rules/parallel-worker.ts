@@ -79,6 +79,10 @@ function post(r: BatchResult): void {
   Atomics.notify(data.signal, 0);
 }
 
+// Running: the main thread stops waiting for a worker whose code never got here.
+Atomics.store(data.signal, 1, 1);
+Atomics.notify(data.signal, 1);
+
 parentPort?.on('message', (batch: Batch) => {
   let r: BatchResult;
   try {

@@ -29,6 +29,8 @@ export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 const BATCH_BYTES = 256 * 1024;
 /** A worker silent this long while the main thread waits for it is given up. */
 const STALL_MS = 30_000;
+/** A worker that has not started running this long after it was made (its code failed to load) is given up. */
+const START_MS = 5_000;
 
 const PORTABLE_IDS = new Set(PORTABLE_RULES.map((r) => r.id));
 
@@ -82,8 +84,8 @@ function workerFile(): string | null {
 export class FileRuleWorker implements FileFindingsCache {
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
-  /** [0]: batches answered (the worker adds one and notifies after each post). */
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: batches answered (the worker adds one and notifies after each post); [1]: 1 once the worker runs. */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private pending: { file: PostedFile; bytes: Uint8Array }[] = [];
   private pendingBytes = 0;
   private totalBytes = 0;
@@ -109,12 +111,17 @@ export class FileRuleWorker implements FileFindingsCache {
   ) {}
 
   /** A worker for this check, or null (turned off, one core, no worker code beside this module). */
-  static create(config: Config, root: string, env: NodeJS.ProcessEnv = process.env): FileRuleWorker | null {
+  static create(
+    config: Config,
+    root: string,
+    env: NodeJS.ProcessEnv = process.env,
+    code: string | null = workerFile(),
+  ): FileRuleWorker | null {
     const setting = env.MEMLINT_WORKERS;
     if (setting === '0') return null;
     const force = setting === '1';
     if (!force && availableParallelism() < 2) return null;
-    const file = workerFile();
+    const file = code;
     return file ? new FileRuleWorker(config, root, file, force) : null;
   }
 
@@ -223,6 +230,10 @@ export class FileRuleWorker implements FileFindingsCache {
   private receive(): void {
     const port = this.port;
     if (!port) {
+      this.failed = true;
+      return;
+    }
+    if (Atomics.load(this.signal, 1) === 0 && Atomics.wait(this.signal, 1, 0, START_MS) === 'timed-out') {
       this.failed = true;
       return;
     }
