@@ -23,23 +23,28 @@ for (const f of sources)
 const buildId = buildHash.digest('hex').slice(0, 12);
 
 rmSync('dist/bin', { recursive: true, force: true });
-await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/bin/memlint.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  keepNames: true,
-  legalComments: 'none',
-  external: ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'zod'],
-  // import() becomes require(): a script run through vm.Script has no loader for import(), and
-  // every external here ships CommonJS.
-  supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__memlintUrl', __MEMLINT_BUILD_ID__: JSON.stringify(buildId) },
-  banner: { js: "const __memlintUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
-});
+// The CLI, and the worker `check` starts on a large vault for the rules that read one file (src/rules/parallel.ts).
+for (const [entry, outfile] of [
+  ['src/cli.ts', 'dist/bin/memlint.cjs'],
+  ['src/rules/parallel-worker.ts', 'dist/bin/parallel-worker.cjs'],
+])
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    external: ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'zod'],
+    // import() becomes require(): a script run through vm.Script has no loader for import(), and
+    // every external here ships CommonJS.
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__memlintUrl', __MEMLINT_BUILD_ID__: JSON.stringify(buildId) },
+    banner: { js: "const __memlintUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  });
 const hash = createHash('sha1').update(readFileSync('dist/bin/memlint.cjs')).digest('hex');
 writeFileSync('dist/bin/load.cjs', readFileSync('scripts/bin-loader.cjs', 'utf8').replace('__BUNDLE_HASH__', hash));

@@ -5,6 +5,7 @@ import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
 import { runRules } from './rules/engine.js';
+import { FileRuleWorker, portableLast } from './rules/parallel.js';
 import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
@@ -66,10 +67,16 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
   return { notes, errors, warnings, infos };
 }
 
-export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult {
+export function checkLoadedVault(vault: Vault, cache?: CheckCache, parallel?: FileRuleWorker): CheckResult {
   mark('load');
-  const { findings, crashed } = runRules(vault, RULES, cache?.findingsFor(vault));
-  mark('rules');
+  let run;
+  try {
+    run = parallel ? runRules(vault, portableLast(RULES), parallel) : runRules(vault, RULES, cache?.findingsFor(vault));
+  } finally {
+    parallel?.close();
+  }
+  const { findings, crashed } = run;
+  mark(parallel ? `rules (${parallel.stats()})` : 'rules');
   if (cache && !crashed) {
     cache.save(vault);
     mark(
@@ -90,12 +97,22 @@ export async function checkVault(dir: string, options: CheckOptions = {}): Promi
     return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
   }
   const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
-  const vault = loadVault(dir, {
-    config,
-    ...(options.kind ? { kind: options.kind } : {}),
-    ...(cache ? { parseCache: cache } : {}),
-  });
-  return checkLoadedVault(vault, cache);
+  // Without a cache, the rules that read one file alone run beside the rest on a second thread (large vaults).
+  const parallel = cache ? null : FileRuleWorker.create(config, resolve(dir));
+  let vault;
+  try {
+    vault = loadVault(dir, {
+      config,
+      ...(options.kind ? { kind: options.kind } : {}),
+      ...(cache ? { parseCache: cache } : {}),
+      ...(parallel ? { onParsed: parallel.add } : {}),
+    });
+  } catch (e) {
+    parallel?.close();
+    throw e;
+  }
+  parallel?.finish();
+  return checkLoadedVault(vault, cache, parallel ?? undefined);
 }
 
 async function openCheckCache(dir: string, config: Config, cache: true | CheckCacheOptions): Promise<CheckCache> {

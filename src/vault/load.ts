@@ -9,7 +9,17 @@ import { discover, type DiscoveredFile } from './discover.js';
 import { makeVaultFile, readMarkdownFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
-import type { FileRole, Link, ParseCache, ParsedFile, SkippedEntry, Vault, VaultKind } from './model.js';
+import type {
+  FileRole,
+  IndexInfo,
+  Link,
+  ParseCache,
+  ParsedFile,
+  SkippedEntry,
+  Vault,
+  VaultFile,
+  VaultKind,
+} from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
 import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
@@ -20,6 +30,8 @@ export interface LoadOptions {
   readonly kind?: VaultKind;
   /** Reuse parses of unchanged files from an earlier run (`check --cache`). */
   readonly parseCache?: ParseCache;
+  /** Told of each file of the vault once it is parsed, in order, with the size limit it was read with and the vault's kind. */
+  readonly onParsed?: (p: ParsedFile, maxBytes: number, kind: VaultKind) => void;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -112,7 +124,9 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       continue;
     }
     try {
-      parsed.push(parse(f, role));
+      const p = parse(f, role);
+      parsed.push(p);
+      options.onParsed?.(p, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, kind);
     } catch (e) {
       skipped.push({
         path: f.path,
@@ -147,6 +161,10 @@ export function vaultShape(
 export interface LinkReuse {
   get(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>): readonly Link[] | undefined;
 }
+
+/** The index budget and the entries past it: of a Claude vault's index only. */
+export const indexInfoOf = (index: VaultFile | null, kind: VaultKind, config: Config): IndexInfo | null =>
+  index && kind === 'claude' ? Object.freeze(readIndex(index, config.index)) : null;
 
 /** Links resolved, indexes read, everything frozen: the Vault from parsed files (on disk or in memory). */
 export function assembleVault(
@@ -196,7 +214,7 @@ export function assembleVault(
     files: Object.freeze(files),
     notes: Object.freeze(files.filter((f) => f.role === 'note')),
     index,
-    indexInfo: index && kind === 'claude' ? Object.freeze(readIndex(index, config.index)) : null,
+    indexInfo: indexInfoOf(index, kind, config),
     catalog: files.find((f) => f.role === 'catalog') ?? null,
     secondaryIndexes: Object.freeze(files.filter((f) => f.role === 'secondary-index')),
     stores: Object.freeze(stores),

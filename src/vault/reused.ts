@@ -186,3 +186,53 @@ function linkPositions(links: readonly Link[]): Map<number, Position> {
   }
   return at;
 }
+
+/**
+ * A parse record as plain data, for another thread (`check`'s file-rule worker, rules/parallel.ts):
+ * the front matter's offsets and findings, the metadata, the code ranges, without the links (which
+ * the worker's rules do not read). Only for a file that decoded without a problem, as every record.
+ */
+export interface PlainRecord {
+  readonly frontmatter: FrontmatterRecord | null;
+  readonly meta: NoteMeta;
+  /** Code ranges, flat: start, end, start, end… */
+  readonly codeRanges: readonly number[];
+  readonly crlf: boolean;
+  readonly bom: boolean;
+}
+
+export function plainRecord(p: ParsedFile): PlainRecord {
+  const fm = p.frontmatter;
+  const codeRanges: number[] = [];
+  for (const [s, e] of p.scan.codeRanges) codeRanges.push(s, e);
+  return {
+    frontmatter: fm && {
+      yamlOffset: fm.yamlOffset,
+      yamlLength: fm.yaml.length,
+      bodyOffset: fm.bodyOffset,
+      language: fm.language,
+      hasData: fm.data !== null,
+      error: fm.error,
+      cutValues: fm.cutValues,
+    },
+    meta: p.meta,
+    codeRanges,
+    crlf: p.crlf,
+    bom: p.bom,
+  };
+}
+
+/** The parse record of a plain one: its scan has the code ranges and no links. */
+export function fromPlainRecord(r: PlainRecord): ParseRecord {
+  return {
+    frontmatter: r.frontmatter,
+    meta: r.meta,
+    scan: () => {
+      const codeRanges: (readonly [number, number])[] = [];
+      for (let i = 0; i + 1 < r.codeRanges.length; i += 2) codeRanges.push([r.codeRanges[i]!, r.codeRanges[i + 1]!]);
+      return { links: [], codeRanges };
+    },
+    crlf: r.crlf,
+    bom: r.bom,
+  };
+}

@@ -75,6 +75,19 @@ function compiled(set: PatternSet): Compiled {
 }
 
 /**
+ * The patterns of `set` that may match in `text`, in order: none without the set's trigger, and of
+ * the rest those whose keywords (`pre`) the text has (one pass over it for every literal keyword).
+ */
+export function runnable(set: PatternSet, text: string): readonly { readonly pattern: Pattern; readonly re: RegExp }[] {
+  if (set.trigger && !set.trigger.test(text)) return [];
+  const c = compiled(set);
+  const present = c.keywords ? c.keywords.present(text) : 0;
+  return c.patterns.filter(
+    ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(text)),
+  );
+}
+
+/**
  * Inside a fenced or indented code block or a code span. The scanner's code ranges also hold HTML
  * blocks and comments (no links there); those are not code: their markup is hidden when rendered.
  */
@@ -90,14 +103,7 @@ function inCode(file: VaultFile, at: number): boolean {
 export function* scanPatterns(file: VaultFile, set: PatternSet, normalized = true): Generator<PatternHit> {
   if (!isReadable(file) && file.problem?.kind !== 'too-large') return; // too large: its loaded head is scanned
   const view = normalized ? normalizeForMatching(file.text, file) : { text: file.text, map: null };
-  if (set.trigger && !set.trigger.test(view.text)) return;
-  const c = compiled(set);
-  // Which patterns' keywords the text has (one pass); a pattern without any is skipped.
-  const present = c.keywords ? c.keywords.present(view.text) : 0;
-  const runs = c.patterns.filter(
-    ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(view.text)),
-  );
-  for (const { pattern, re } of runs) {
+  for (const { pattern, re } of runnable(set, view.text)) {
     re.lastIndex = 0;
     for (let m = re.exec(view.text); m; m = re.exec(view.text)) {
       if (m[0].length === 0) {

@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { scanPatterns, type Pattern } from './patterns.js';
+import { runnable, scanPatterns, type Pattern } from './patterns.js';
 import { mask } from './normalize.js';
 
 const PLACEHOLDER =
@@ -274,7 +274,11 @@ export function maskSecrets(text: string): string {
 
 function maskWith(text: string, seen: (secret: string, shown: string) => void): string {
   let out = text;
+  // Only the patterns whose keywords the text has (as the rule runs them); once a mask has changed the
+  // text, every later pattern runs on it (the keywords were found in the text before).
+  const may = new Set(runnable(SET, text).map((r) => r.pattern));
   for (const { p, re } of MASK_RES) {
+    if (out === text && !may.has(p)) continue;
     re.lastIndex = 0;
     out = out.replace(re, (...args: unknown[]) => {
       const end = args.findIndex((a) => typeof a === 'number');
