@@ -16,12 +16,18 @@ describe('literalsOf', () => {
     expect(literalsOf('gh[pou]_|github_pat_')).toEqual(['ghp_', 'gho_', 'ghu_', 'github_pat_']);
     expect(literalsOf('[sr]k_(?:live|test)_')).toEqual(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_']);
     expect(literalsOf('chat (?:history|log)|context')).toEqual(['chat history', 'chat log', 'context']);
+    // A quantifier binds the last character of a run only.
+    expect(literalsOf('tokens?')).toEqual(['tokens', 'token']);
+    expect(literalsOf('ab?c')).toEqual(['abc', 'ac']);
     for (const src of [
       String.raw`rc\b`,
       String.raw`\d:A`,
       'gl[a-z]{2,6}-',
       'a+',
       'a*',
+      'abc*',
+      'ab+c',
+      'xy{2}',
       '^x',
       'x$',
       'a.b',

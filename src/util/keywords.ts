@@ -18,7 +18,8 @@ export class KeywordSets {
   constructor(sets: readonly (readonly string[])[], foldCase = false) {
     if (sets.length > 31) throw new Error('KeywordSets: at most 31 sets');
     this.foldCase = foldCase;
-    const next: Int32Array[] = [new Int32Array(ALPHABET).fill(-1)];
+    // The trie: each state's children as (unit, state) pairs, in the order they were made.
+    const children: number[][] = [[]];
     const out: number[] = [0];
     sets.forEach((literals, bit) => {
       for (const raw of literals) {
@@ -28,38 +29,46 @@ export class KeywordSets {
         let s = 0;
         for (let i = 0; i < lit.length; i++) {
           const c = lit.charCodeAt(i);
-          if (next[s]![c] === -1) {
-            next[s]![c] = next.length;
-            next.push(new Int32Array(ALPHABET).fill(-1));
+          const kids = children[s]!;
+          let t = -1;
+          for (let k = 0; k < kids.length; k += 2) if (kids[k] === c) t = kids[k + 1]!;
+          if (t === -1) {
+            t = children.length;
+            kids.push(c, t);
+            children.push([]);
             out.push(0);
           }
-          s = next[s]![c]!;
+          s = t;
         }
         out[s]! |= 1 << bit;
       }
     });
-    // Breadth first: failure links, and missing transitions filled from the failure state's.
-    const fail = new Int32Array(next.length);
+    // Breadth first, so that a state's failure state (shallower) is complete before it: a state's row
+    // is its failure state's row (a native copy) with its own children written over it.
+    const n = children.length;
+    const delta = new Int32Array(n * ALPHABET);
+    const fail = new Int32Array(n);
     const queue: number[] = [];
-    for (let c = 0; c < ALPHABET; c++) {
-      const t = next[0]![c]!;
-      if (t === -1) next[0]![c] = 0;
-      else queue.push(t);
+    const root = children[0]!;
+    for (let k = 0; k < root.length; k += 2) {
+      delta[root[k]!] = root[k + 1]!;
+      queue.push(root[k + 1]!);
     }
     for (let q = 0; q < queue.length; q++) {
       const r = queue[q]!;
-      out[r]! |= out[fail[r]!]!;
-      for (let c = 0; c < ALPHABET; c++) {
-        const u = next[r]![c]!;
-        if (u === -1) next[r]![c] = next[fail[r]!]![c]!;
-        else {
-          fail[u] = next[fail[r]!]![c]!;
-          queue.push(u);
-        }
+      const f = fail[r]!;
+      out[r]! |= out[f]!;
+      delta.copyWithin(r * ALPHABET, f * ALPHABET, f * ALPHABET + ALPHABET);
+      const kids = children[r]!;
+      for (let k = 0; k < kids.length; k += 2) {
+        const c = kids[k]!,
+          u = kids[k + 1]!;
+        fail[u] = delta[f * ALPHABET + c]!;
+        delta[r * ALPHABET + c] = u;
+        queue.push(u);
       }
     }
-    this.delta = new Int32Array(next.length * ALPHABET);
-    next.forEach((row, s) => this.delta.set(row, s * ALPHABET));
+    this.delta = delta;
     this.out = Int32Array.from(out);
   }
 
@@ -117,11 +126,15 @@ export function literalsOf(source: string, limit = 256): string[] | null {
         if (inner === null || inner.length === 0) return null;
         options = inner;
         i = end + 1;
-      } else if (/[.^$*+?{}()|]/.test(ch)) {
+      } else if (SPECIAL.includes(ch)) {
         return null;
       } else {
-        options = [ch];
-        i += 1;
+        // A run of plain characters (none followed by a quantifier) is one option.
+        let j = i + 1;
+        while (j < alt.length && !PLAIN_END.includes(alt[j]!)) j++;
+        if (j < alt.length && j - i > 1 && QUANTIFIER.includes(alt[j]!)) j--;
+        options = [alt.slice(i, j)];
+        i = j;
       }
       if (alt[i] === '?') {
         if (options.length !== 1 || options[0]!.length !== 1) return null;
@@ -138,6 +151,12 @@ export function literalsOf(source: string, limit = 256): string[] | null {
   }
   return out;
 }
+
+/** Characters that make a source more than literals when unescaped. */
+const SPECIAL = '.^$*+?{}()|';
+/** Where a run of plain characters stops: anything special, an escape, a class. */
+const PLAIN_END = '.^$*+?{}()|\\[';
+const QUANTIFIER = '?*+{';
 
 /** Top-level alternatives of a regex source (a group's `|` stays inside it); null for an unbalanced one. */
 function splitTop(source: string): (string | null)[] {
