@@ -4,7 +4,7 @@ import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
-import { runRules } from './rules/engine.js';
+import { compareFindings, runRules, type RunResult } from './rules/engine.js';
 import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
 import { loadVault } from './vault/load.js';
@@ -66,17 +66,41 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
   return { notes, errors, warnings, infos };
 }
 
+/** Rules that read only the vault and the config (`check --cache` may remember their findings), and the others. */
+const CLOSED_RULES = RULES.filter((r) => !r.meta.readsOutsideVault);
+const OPEN_RULES = RULES.filter((r) => r.meta.readsOutsideVault);
+
 export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult {
   mark('load');
-  const { findings, crashed } = runRules(vault, RULES, cache?.findingsFor(vault));
+  const { findings, crashed } = cache ? runCached(vault, cache) : runRules(vault, RULES);
   mark('rules');
   if (cache && !crashed) {
     cache.save(vault);
     mark(
-      `cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`,
+      `cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes${cache.hits.vault ? ', vault rules remembered' : ''})`,
     );
   }
   return { vault, findings, summary: summarize(vault, findings), index: vault.indexInfo, crashed };
+}
+
+/**
+ * The rules with the cache: the closed rules' findings as the last run made them while nothing they read has
+ * changed (else they run, file rules reusing their per-file findings, and are remembered), then the rules that
+ * read outside the vault. Rule ids differ between the two groups and the sort is stable, so the merged list is
+ * in the order one run of every rule gives.
+ */
+function runCached(vault: Vault, cache: CheckCache): RunResult {
+  const fileFindings = cache.findingsFor(vault);
+  const remembered = cache.vaultFindings(vault);
+  const closed = remembered ? { findings: remembered, crashed: false } : runRules(vault, CLOSED_RULES, fileFindings);
+  mark(remembered ? 'rules remembered' : 'closed rules');
+  const open = runRules(vault, OPEN_RULES);
+  const crashed = closed.crashed || open.crashed;
+  if (!remembered && !crashed) cache.rememberVault(vault, closed.findings);
+  return {
+    findings: open.findings.length ? [...closed.findings, ...open.findings].sort(compareFindings) : closed.findings,
+    crashed,
+  };
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {

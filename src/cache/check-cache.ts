@@ -8,7 +8,15 @@
  * every time. A corrupt or foreign cache file is ignored and rewritten.
  *
  * Layout: a JSON header line, then one line per file: its path as a JSON string, a tab, and the
- * record as JSON. Lines of unchanged files are written back as they were read.
+ * record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
+ * when a run needs them). Lines of unchanged files are written back as they were read.
+ *
+ * The vault line (`*` TAB key TAB findings JSON): the findings of every rule that reads nothing but the
+ * vault and the config (all but those marked `readsOutsideVault`), as the last run made them, keyed by
+ * everything they can depend on (`vaultKey`: the vault's shape, kind and skipped files, and every file's
+ * digest; the header holds the version and the config). While the key is the same, those rules are not
+ * run: their answer is the one remembered. Rules that read outside the vault (the project, context files)
+ * run every time.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,9 +32,10 @@ import {
   decodeLinks,
   decodeParse,
   encodeFile,
-  isRow,
   isTrusted,
   keyOf,
+  parseRow,
+  Part,
   sameLinks,
   type Row,
 } from './check-cache-row.js';
@@ -35,7 +44,10 @@ import { CACHE_KEY } from '../version.js';
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
 // 3: rows are objects with named fields (check-cache-row.ts `Row`), no longer positional arrays.
-const MAGIC = 'memlint-check-cache-3';
+// 4: a row's cells are tab-separated, the JSON ones decoded on first use; the vault line.
+const MAGIC = 'memlint-check-cache-4';
+/** The first cell of the vault line (a file's key is a JSON string: it starts with a quote). */
+const VAULT_LINE = '*';
 
 interface Header {
   magic: string;
@@ -46,13 +58,13 @@ interface Header {
 }
 
 interface Entry {
-  /** The record as read from disk, until parsed. */
+  /** The record as read from disk (after its key), until parsed. */
   line: string | null;
   row: Row | null;
   /** sha1 of the bytes in this run (read now, or unchanged since the record). */
   digest?: string;
   stat?: FileStat;
-  /** Parsed now: the file rules' findings must be computed. */
+  /** Parsed now (or its recorded findings did not read): the file rules' findings must be computed. */
   fresh: boolean;
   /** The line must be written again (fresh, or same bytes with a new stat). */
   rewrite: boolean;
@@ -73,6 +85,8 @@ export interface CheckCacheOptions {
   readonly racyMarginMs?: number;
 }
 
+const isFindingList = (v: unknown): v is Finding[] => Array.isArray(v);
+
 export class CheckCache implements ParseCache {
   /** By path as a JSON string (how lines are keyed on disk). */
   private readonly entries = new Map<string, Entry>();
@@ -85,13 +99,23 @@ export class CheckCache implements ParseCache {
   private readonly trustStat: boolean;
   private kindMatches = false;
   private readonly trustedBefore: number;
-  /** Files answered from the cache in this run: without reading them, and after reading and hashing them. */
-  readonly hits = { unchanged: 0, sameBytes: 0 };
+  /** The vault line as read: the key, and the closed rules' findings (decoded only on a hit). */
+  private readonly vaultRead: { readonly key: string; readonly findings: Part<Finding[]> } | null;
+  /** The vault line to write: the key and the findings as JSON (the line read, while it still holds). */
+  private vaultNow: { readonly key: string; readonly json: string } | null = null;
+  /** The closed rules were answered from the vault line: no file rule ran in this run. */
+  private fileRulesSkipped = false;
+  /**
+   * Files answered from the cache in this run: without reading them, and after reading and hashing them;
+   * `vault` 1 when the closed rules' findings were the remembered ones.
+   */
+  readonly hits = { unchanged: 0, sameBytes: 0, vault: 0 };
 
   private constructor(
     file: string,
     header: Header,
     lines: Map<string, string>,
+    vaultLine: string | null,
     stale: boolean,
     options: CheckCacheOptions,
   ) {
@@ -104,6 +128,11 @@ export class CheckCache implements ParseCache {
     this.stale = stale;
     this.linesRead = lines.size;
     for (const [key, line] of lines) this.entries.set(key, { line, row: null, fresh: false, rewrite: false });
+    const tab = vaultLine === null ? -1 : vaultLine.indexOf('\t');
+    this.vaultRead =
+      vaultLine !== null && tab > 0
+        ? { key: vaultLine.slice(0, tab), findings: new Part(vaultLine.slice(tab + 1), isFindingList) }
+        : null;
   }
 
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
@@ -114,7 +143,7 @@ export class CheckCache implements ParseCache {
     try {
       text = readFileSync(file, 'utf8');
     } catch {
-      return new CheckCache(file, header, lines, true, options);
+      return new CheckCache(file, header, lines, null, true, options);
     }
     const firstBreak = text.indexOf('\n');
     let old: Partial<Header> = {};
@@ -124,18 +153,23 @@ export class CheckCache implements ParseCache {
       /* corrupt: rebuilt */
     }
     if (old.magic !== MAGIC || old.version !== CACHE_KEY || old.config !== header.config || firstBreak === -1)
-      return new CheckCache(file, header, lines, true, options);
+      return new CheckCache(file, header, lines, null, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
+    let vaultLine: string | null = null;
     let at = firstBreak + 1;
     while (at < text.length) {
       let end = text.indexOf('\n', at);
       if (end === -1) end = text.length;
       const tab = text.indexOf('\t', at);
-      if (tab !== -1 && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
+      if (tab !== -1 && tab < end) {
+        const key = text.slice(at, tab);
+        if (key === VAULT_LINE) vaultLine = text.slice(tab + 1, end);
+        else lines.set(key, text.slice(tab + 1, end));
+      }
       at = end + 1;
     }
-    return new CheckCache(file, header, lines, false, options);
+    return new CheckCache(file, header, lines, vaultLine, false, options);
   }
 
   private entry(path: string): Entry {
@@ -153,15 +187,20 @@ export class CheckCache implements ParseCache {
 
   private row(e: Entry): Row | null {
     if (e.row === null && e.line !== null) {
-      try {
-        const v: unknown = JSON.parse(e.line);
-        if (isRow(v)) e.row = v;
-      } catch {
-        /* a corrupt line is a miss */
-      }
+      e.row = parseRow(e.line);
       if (e.row === null) e.line = null;
     }
     return e.row;
+  }
+
+  /** The row's parse, or undefined (and the row dropped) when its head does not read. */
+  private record(e: Entry, row: Row): ParseRecord | undefined {
+    const record = decodeParse(row);
+    if (!record) {
+      e.row = null;
+      e.line = null;
+    }
+    return record;
   }
 
   unchanged(path: string, absPath: string, role: FileRole): { record: ParseRecord; stat: FileStat } | undefined {
@@ -172,10 +211,12 @@ export class CheckCache implements ParseCache {
     const st = statSync(absPath, { throwIfNoEntry: false });
     if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino)
       return undefined;
+    const record = this.record(e, row);
+    if (!record) return undefined;
     e.digest = row.digest;
     e.stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     this.hits.unchanged++;
-    return { record: decodeParse(row), stat: e.stat };
+    return { record, stat: e.stat };
   }
 
   reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined {
@@ -183,7 +224,8 @@ export class CheckCache implements ParseCache {
     e.digest = sha1Base64(bytes);
     e.stat = stat;
     const row = this.row(e);
-    if (row && row.role === role && row.digest === e.digest) {
+    const record = row && row.role === role && row.digest === e.digest ? this.record(e, row) : undefined;
+    if (row && record) {
       this.hits.sameBytes++;
       // Same bytes: the line is written again only to record a new stat (touched, checked out
       // again) or one that has become old enough to trust.
@@ -196,7 +238,7 @@ export class CheckCache implements ParseCache {
         was.ino === stat.ino &&
         was.mode === stat.mode;
       if (!sameStat && (was !== null || this.trusted(stat))) e.rewrite = true;
-      return decodeParse(row);
+      return record;
     }
     e.row = null;
     e.line = null;
@@ -226,10 +268,14 @@ export class CheckCache implements ParseCache {
   resolvedLinks(
     path: string,
     suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null,
-  ): readonly Link[] | undefined {
+  ): (() => readonly Link[] | undefined) | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
-    return this.shapeMatches && row ? Object.freeze(decodeLinks(row.links, suggest)) : undefined;
+    if (!this.shapeMatches || !row) return undefined;
+    return () => {
+      const flat = row.links.get();
+      return flat ? Object.freeze(decodeLinks(flat, suggest)) : undefined;
+    };
   }
 
   /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */
@@ -250,7 +296,14 @@ export class CheckCache implements ParseCache {
     return {
       get: (file, ruleId) => {
         const e = known(file);
-        return e && !e.fresh ? (e.row?.findings[ruleId] ?? []) : undefined;
+        if (!e || e.fresh) return undefined;
+        const recorded = e.row?.findings.get();
+        if (recorded) return recorded[ruleId] ?? [];
+        // The recorded findings do not read: this file's file rules run now, and are recorded again.
+        e.fresh = true;
+        e.rewrite = true;
+        e.findings = {};
+        return undefined;
       },
       set: (file, ruleId, findings) => {
         const e = known(file);
@@ -259,11 +312,51 @@ export class CheckCache implements ParseCache {
     };
   }
 
+  /**
+   * Everything the closed rules' findings can depend on besides the version and the config (the header's):
+   * the shape (root, every file's path and role, notes' names, the other files), the kind, the skipped
+   * files, and every file's digest; a file with a decoding problem by its text and its problem.
+   */
+  private vaultKey(vault: Vault): string {
+    const parts: string[] = [this.header.shape, vault.kind, JSON.stringify(vault.skipped)];
+    for (const f of vault.files) {
+      const e = f.problem === null ? this.seen.get(f.path) : undefined;
+      parts.push(f.path, e?.digest ?? `${sha1Base64(f.bytes)} ${sha1Base64(f.text)} ${JSON.stringify(f.problem)}`);
+    }
+    return sha1Base64(parts.join('\u0000'));
+  }
+
+  /**
+   * The findings the closed rules (every rule but those that read outside the vault) made in the last run, if
+   * everything they read is as it was then; else undefined (run them, then `rememberVault`).
+   */
+  vaultFindings(vault: Vault): readonly Finding[] | undefined {
+    if (this.stale || !this.vaultRead) return undefined;
+    const key = this.vaultKey(vault);
+    if (key !== this.vaultRead.key) return undefined;
+    const findings = this.vaultRead.findings.get();
+    if (!findings) return undefined;
+    this.vaultNow = { key, json: this.vaultRead.findings.raw() };
+    this.fileRulesSkipped = true;
+    this.hits.vault = 1;
+    return findings;
+  }
+
+  /** The closed rules' findings of this run (they ran: `vaultFindings` gave nothing), for the next. */
+  rememberVault(vault: Vault, findings: readonly Finding[]): void {
+    this.vaultNow = { key: this.vaultKey(vault), json: asciiOnly(JSON.stringify(findings)) };
+  }
+
   /** Writes the cache for the files of this vault, unless nothing changed. Never throws. */
   save(vault: Vault): void {
     const written = new Set<Entry>();
     let unchangedLines = 0;
-    let changed = this.stale || !this.kindMatches || !this.shapeMatches;
+    let changed =
+      this.stale ||
+      !this.kindMatches ||
+      !this.shapeMatches ||
+      this.vaultNow?.key !== this.vaultRead?.key ||
+      this.vaultNow?.json !== this.vaultRead?.findings.raw();
     const out: string[] = [JSON.stringify(this.header)];
     for (const f of vault.files) {
       const e = this.seen.get(f.path);
@@ -271,10 +364,14 @@ export class CheckCache implements ParseCache {
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        const findings = (e.fresh ? e.findings : (e.findings ?? e.row?.findings)) ?? {};
-        out.push(
-          `${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`,
-        );
+        // A file parsed now while the file rules did not run (the vault line answered) has no findings to
+        // record: `null` reads as unknown, and the next run that runs the file rules runs them on it.
+        const findings = e.fresh
+          ? this.fileRulesSkipped
+            ? 'null'
+            : (e.findings ?? {})
+          : (e.findings ?? e.row?.findings.raw() ?? 'null');
+        out.push(`${keyOf(f.path)}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}`);
       } else if (e.line !== null) {
         unchangedLines++;
         out.push(`${keyOf(f.path)}\t${e.line}`);
@@ -282,6 +379,7 @@ export class CheckCache implements ParseCache {
     }
     // A file gone since the last run leaves a line behind that is not written again.
     if (unchangedLines !== this.linesRead) changed = true;
+    if (this.vaultNow) out.push(`${VAULT_LINE}\t${this.vaultNow.key}\t${this.vaultNow.json}`);
     if (!changed) return;
     try {
       writeCacheFile(this.file, `${out.join('\n')}\n`);

@@ -175,9 +175,10 @@ export function assembleVault(
     if (known) return known;
     return Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
   };
-  const files = parsed.map((p) =>
-    makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || resolveAll(p)),
-  );
+  const files = parsed.map((p) => {
+    const known = p.reused ? cache?.resolvedLinks(p.path, suggester(p.path, lookup, root)) : undefined;
+    return makeVaultFile(p, known ? () => known() ?? resolveAll(p) : resolveAll(p));
+  });
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;

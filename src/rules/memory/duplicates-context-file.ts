@@ -190,6 +190,7 @@ export default defineRule<Options>({
       return optionsSchema();
     },
     defaults: DEFAULTS,
+    readsOutsideVault: true,
   },
   check({ vault, options, report }) {
     const home = options.home === undefined ? homedir() : options.home;
