@@ -4,6 +4,8 @@ import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
+import type { FastAnswer, FastInputs } from './cache/check-cache-vault.js';
+import type { Discovery } from './vault/discover.js';
 import { compareFindings, runRules, type RunResult } from './rules/engine.js';
 import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
@@ -53,7 +55,7 @@ export interface CheckResult {
   readonly crashed: boolean;
 }
 
-export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
+export function summarize(vault: Vault, findings: readonly Finding[], notesCount?: number): Summary {
   let errors = 0,
     warnings = 0,
     infos = 0;
@@ -62,7 +64,9 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
     else if (f.severity === 'warning') warnings++;
     else infos++;
   }
-  const notes = vault.kind === 'hermes' ? vault.stores.reduce((n, s) => n + s.entries.length, 0) : vault.notes.length;
+  const notes =
+    notesCount ??
+    (vault.kind === 'hermes' ? vault.stores.reduce((n, s) => n + s.entries.length, 0) : vault.notes.length);
   return { notes, errors, warnings, infos };
 }
 
@@ -70,9 +74,9 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
 const CLOSED_RULES = RULES.filter((r) => !r.meta.readsOutsideVault);
 const OPEN_RULES = RULES.filter((r) => r.meta.readsOutsideVault);
 
-export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult {
+export function checkLoadedVault(vault: Vault, cache?: CheckCache, fast?: Omit<FastInputs, 'notes'>): CheckResult {
   mark('load');
-  const { findings, crashed } = cache ? runCached(vault, cache) : runRules(vault, RULES);
+  const { findings, crashed } = cache ? runCached(vault, cache, fast) : runRules(vault, RULES);
   mark('rules');
   if (cache && !crashed) {
     cache.save(vault);
@@ -89,18 +93,83 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache): CheckResult 
  * read outside the vault. Rule ids differ between the two groups and the sort is stable, so the merged list is
  * in the order one run of every rule gives.
  */
-function runCached(vault: Vault, cache: CheckCache): RunResult {
+function runCached(vault: Vault, cache: CheckCache, fast: Omit<FastInputs, 'notes'> | undefined): RunResult {
   const fileFindings = cache.findingsFor(vault);
-  const remembered = cache.vaultFindings(vault);
+  const inputs = fast && { ...fast, notes: summarize(vault, []).notes };
+  const remembered = cache.vaultFindings(vault, inputs);
   const closed = remembered ? { findings: remembered, crashed: false } : runRules(vault, CLOSED_RULES, fileFindings);
   mark(remembered ? 'rules remembered' : 'closed rules');
   const open = runRules(vault, OPEN_RULES);
   const crashed = closed.crashed || open.crashed;
-  if (!remembered && !crashed) cache.rememberVault(vault, closed.findings);
+  if (!remembered && !crashed) cache.rememberVault(vault, closed.findings, inputs);
+  return { findings: merged(closed.findings, open.findings), crashed };
+}
+
+const merged = (closed: readonly Finding[], open: readonly Finding[]): readonly Finding[] =>
+  open.length ? [...closed, ...open].sort(compareFindings) : closed;
+
+/**
+ * `check --cache` of a vault unchanged since the last run (check-cache-vault.ts): the closed rules' findings
+ * remembered, the rules that read outside the vault run on a vault that is built only if one of them reads
+ * its files (they read the root and the config first, and usually find nothing outside to compare with).
+ */
+function checkUnchanged(root: string, config: Config, answer: FastAnswer, build: () => Vault): CheckResult {
+  const vault = lazyVault(root, answer.kind, config, answer.indexInfo, build);
+  const open = runRules(vault, OPEN_RULES);
+  mark('rules outside the vault');
+  const findings = merged(answer.findings, open.findings);
   return {
-    findings: open.findings.length ? [...closed.findings, ...open.findings].sort(compareFindings) : closed.findings,
-    crashed,
+    vault,
+    findings,
+    summary: summarize(vault, findings, answer.notes),
+    index: answer.indexInfo,
+    crashed: open.crashed,
   };
+}
+
+/** A Vault whose root, kind, config and index figures are known, and whose files are read on first use. */
+function lazyVault(
+  root: string,
+  kind: VaultKind,
+  config: Config,
+  indexInfo: IndexInfo | null,
+  build: () => Vault,
+): Vault {
+  let built: Vault | undefined;
+  const full = (): Vault => (built ??= build());
+  return Object.freeze({
+    root,
+    kind,
+    config,
+    indexInfo,
+    get files() {
+      return full().files;
+    },
+    get notes() {
+      return full().notes;
+    },
+    get index() {
+      return full().index;
+    },
+    get catalog() {
+      return full().catalog;
+    },
+    get secondaryIndexes() {
+      return full().secondaryIndexes;
+    },
+    get stores() {
+      return full().stores;
+    },
+    get skipped() {
+      return full().skipped;
+    },
+    get byPath() {
+      return full().byPath;
+    },
+    get otherFiles() {
+      return full().otherFiles;
+    },
+  });
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -113,18 +182,31 @@ export async function checkVault(dir: string, options: CheckOptions = {}): Promi
     const { loadStagedVault } = await import('./vault/staged.js');
     return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
   }
-  const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
-  const vault = loadVault(dir, {
-    config,
-    ...(options.kind ? { kind: options.kind } : {}),
-    ...(cache ? { parseCache: cache } : {}),
-  });
-  return checkLoadedVault(vault, cache);
-}
-
-async function openCheckCache(dir: string, config: Config, cache: true | CheckCacheOptions): Promise<CheckCache> {
+  if (!options.cache)
+    return checkLoadedVault(loadVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
+  const cacheOptions = options.cache === true ? {} : options.cache;
   const { CheckCache } = await import('./cache/check-cache.js');
-  return CheckCache.open(resolve(dir), config, cache === true ? {} : cache);
+  const root = resolve(dir);
+  const kindOption = options.kind ?? null;
+  const load = (
+    kind: VaultKind | undefined,
+    onDiscover?: (found: Discovery) => void,
+  ): { vault: Vault; cache: CheckCache } => {
+    const cache = CheckCache.open(root, config, cacheOptions);
+    const vault = loadVault(dir, {
+      config,
+      ...(kind ? { kind } : {}),
+      parseCache: cache,
+      ...(onDiscover ? { onDiscover } : {}),
+    });
+    return { vault, cache };
+  };
+  const answer = CheckCache.fast(root, config, kindOption, cacheOptions);
+  mark(answer ? 'unchanged since the cache' : 'cache: vault changed');
+  if (answer) return checkUnchanged(root, config, answer, () => load(answer.kind).vault);
+  let found: Discovery | undefined;
+  const { vault, cache } = load(options.kind, (d) => (found = d));
+  return checkLoadedVault(vault, cache, found && { found, kindOption });
 }
 
 /** The JSON object of the contract (`memlint check --format json`). */

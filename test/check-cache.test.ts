@@ -27,6 +27,7 @@ import { sha1Base64 } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { CACHE_KEY, VERSION } from '../src/version.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
 import { RULES } from '../src/rules/index.js';
 import type { Config } from '../src/config/schema.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
@@ -44,11 +45,18 @@ const sleep = (ms: number): void => {
 const answer = (r: CheckResult): string =>
   JSON.stringify({ findings: r.findings, summary: r.summary, crashed: r.crashed });
 
+/** How often the vault line answered in the property runs (its fast part, its key): both must be exercised. */
+const lineHits = { fast: 0, line: 0 };
+
 async function expectSameAnswer(dir: string, config: Config): Promise<void> {
   const cold = await checkVault(dir, { config });
   const warm = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
   expect(answer(warm)).toBe(answer(cold));
+  startCounting();
   const again = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
+  const c = stopCounting();
+  lineHits.fast += c['check.cache.unchanged'] ?? 0;
+  lineHits.line += c['check.cache.vaultLine'] ?? 0;
   expect(answer(again)).toBe(answer(cold));
 }
 
@@ -198,6 +206,8 @@ describe('check --cache gives the answer check gives', () => {
       }),
       { numRuns: RUNS },
     );
+    expect(lineHits.fast).toBeGreaterThan(0);
+    expect(lineHits.line).toBeGreaterThan(0);
   }, 600_000);
 
   it('reads no unchanged file twice, and re-reads one edited in place with its mtime put back', async () => {
@@ -424,28 +434,34 @@ describe('check --cache gives the answer check gives', () => {
 });
 
 describe('the vault line (the closed rules remembered whole)', () => {
-  /** One run with the cache: its answer, and whether the vault line answered the closed rules. */
-  const warm = (dir: string, config: Config): { answer: string; remembered: boolean } => {
-    const cache = CheckCache.open(dir, config, { racyMarginMs: MARGIN });
-    const result = checkLoadedVault(loadVault(dir, { config, parseCache: cache }), cache);
-    return { answer: answer(result), remembered: cache.hits.vault === 1 };
+  /**
+   * One run with the cache: its answer, and what answered the closed rules: `fast` (the vault line's fast part,
+   * before the vault was built), `line` (the vault line's key, after), or `none` (they ran).
+   */
+  const warm = async (dir: string, config: Config): Promise<{ answer: string; how: 'fast' | 'line' | 'none' }> => {
+    startCounting();
+    const result = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
+    const c = stopCounting();
+    const how = c['check.cache.unchanged'] ? 'fast' : c['check.cache.vaultLine'] ? 'line' : 'none';
+    return { answer: answer(result), how };
   };
   const cold = async (dir: string, config: Config): Promise<string> => answer(await checkVault(dir, { config }));
 
   it('answers only while nothing a closed rule reads has changed: edit, add, remove, rename, catalog, index, config', async () => {
     let dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
     let config: Config = DEFAULT_CONFIG;
-    warm(dir, config);
-    expect(warm(dir, config)).toEqual({ answer: await cold(dir, config), remembered: true });
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    expect(await warm(dir, config)).toEqual({ answer: await cold(dir, config), how: 'fast' });
     const ports = join(dir, 'project_ports.md');
-    const changes: [string, () => void][] = [
+    const changes: [string, () => void | Promise<void>][] = [
       [
         'a note edited: a broken wikilink added',
         () => writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nSee [[no-such-note]].\n`),
       ],
       [
         'a note edited in place: same size, mtime put back, the link fixed',
-        () => {
+        async () => {
           const st = statSync(ports);
           const text = readFileSync(ports, 'utf8');
           writeFileSync(ports, text.replace('[[no-such-note]]', '[[ports]]'.padEnd('[[no-such-note]]'.length, ' ')));
@@ -455,10 +471,10 @@ describe('the vault line (the closed rules remembered whole)', () => {
       ],
       [
         'a note added that a broken link names',
-        () => {
+        async () => {
           writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nAnd [[no-such-note]].\n`);
           sleep(MARGIN + 15);
-          warm(dir, config);
+          await warm(dir, config);
           writeFileSync(
             join(dir, 'no-such-note.md'),
             '---\nname: no-such-note\ndescription: d\ntype: user\n---\nHere now.\n',
@@ -468,11 +484,11 @@ describe('the vault line (the closed rules remembered whole)', () => {
       ['the note removed again', () => rmSync(join(dir, 'no-such-note.md'))],
       [
         'a note renamed by its name (what [[role]] resolves by)',
-        () => {
+        async () => {
           const role = join(dir, 'user_role.md');
           writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nAsk [[role]].\n`);
           sleep(MARGIN + 15);
-          warm(dir, config);
+          await warm(dir, config);
           writeFileSync(role, readFileSync(role, 'utf8').replace('name: role', 'name: the-role'));
         },
       ],
@@ -490,11 +506,11 @@ describe('the vault line (the closed rules remembered whole)', () => {
       ],
       [
         'the vault moved (an absolute link in the index resolves against the root)',
-        () => {
+        async () => {
           const index = join(dir, 'MEMORY.md');
           writeFileSync(index, `${readFileSync(index, 'utf8')}- [abs](${dir}/nowhere.md) — absolute\n`);
           sleep(MARGIN + 15);
-          warm(dir, config);
+          await warm(dir, config);
           renameSync(dir, `${dir}-moved`);
           dir = `${dir}-moved`;
         },
@@ -505,20 +521,36 @@ describe('the vault line (the closed rules remembered whole)', () => {
       ],
       [
         'the config changed',
-        () => {
+        async () => {
           config = { ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, 'note/broken-wikilink': 'error' } };
         },
       ],
     ];
     for (const [what, change] of changes) {
       const before = await cold(dir, config);
-      change();
+      await change();
       const now = await cold(dir, config);
       expect(now, `${what}: the change must change the answer, or the test proves nothing`).not.toBe(before);
-      expect(warm(dir, config), what).toEqual({ answer: now, remembered: false });
+      expect(await warm(dir, config), what).toEqual({ answer: now, how: 'none' });
       sleep(MARGIN + 15);
-      expect(warm(dir, config), `${what}, then unchanged`).toEqual({ answer: now, remembered: true });
+      // Answered by the line's key, or already by its fast part (when the run before trusted every stat).
+      const then = await warm(dir, config);
+      expect(then.answer, `${what}, then unchanged`).toBe(now);
+      expect(then.how, `${what}, then unchanged`).not.toBe('none');
+      expect(await warm(dir, config), `${what}, then unchanged again`).toEqual({ answer: now, how: 'fast' });
     }
+    // Touched, the same bytes: the fast part sees a new stat and gives way; the line's key (digests) still holds.
+    utimesSync(join(dir, 'project_ports.md'), 1_700_000_000, 1_700_000_000);
+    expect(await warm(dir, config)).toEqual({ answer: await cold(dir, config), how: 'line' });
+    // Told another kind than the one found: neither answers.
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    expect((await warm(dir, config)).how).toBe('fast');
+    const asHermes = answer(await checkVault(dir, { config, kind: 'hermes' }));
+    startCounting();
+    const told = await checkVault(dir, { config, kind: 'hermes', cache: { racyMarginMs: MARGIN } });
+    expect(stopCounting()).not.toHaveProperty('check.cache.unchanged');
+    expect(answer(told)).toBe(asHermes);
   });
 
   it('rules that read outside the vault run every time: a context file beside the vault, added after the line was written', async () => {
@@ -539,13 +571,14 @@ describe('the vault line (the closed rules remembered whole)', () => {
     };
     const dup = (a: string): number =>
       (JSON.parse(a) as CheckResult).findings.filter((f) => f.ruleId === 'memory/duplicates-context-file').length;
-    warm(dir, config);
-    const quiet = warm(dir, config);
-    expect(quiet.remembered).toBe(true);
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    const quiet = await warm(dir, config);
+    expect(quiet.how).toBe('fast');
     expect(dup(quiet.answer)).toBe(0);
     writeFileSync(join(dir, '..', 'CLAUDE.md'), claude);
-    const loud = warm(dir, config);
-    expect(loud).toEqual({ answer: await cold(dir, config), remembered: true });
+    const loud = await warm(dir, config);
+    expect(loud).toEqual({ answer: await cold(dir, config), how: 'fast' });
     expect(dup(loud.answer)).toBe(2);
   });
 });

@@ -11,21 +11,23 @@
  * record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
  * when a run needs them). Lines of unchanged files are written back as they were read.
  *
- * The vault line (`*` TAB key TAB findings JSON): the findings of every rule that reads nothing but the
- * vault and the config (all but those marked `readsOutsideVault`), as the last run made them, keyed by
- * everything they can depend on (`vaultKey`: the vault's shape, kind and skipped files, and every file's
- * digest; the header holds the version and the config). While the key is the same, those rules are not
- * run: their answer is the one remembered. Rules that read outside the vault (the project, context files)
- * run every time.
+ * The vault line, second (`*` TAB key TAB fast TAB findings JSON; its length is in the header): the findings
+ * of every rule that reads nothing but the vault and the config (all but those marked `readsOutsideVault`),
+ * as the last run made them, keyed by everything they can depend on (`vaultKey`: the vault's shape, kind and
+ * skipped files, and every file's digest; the header holds the version and the config). While the key is the
+ * same, those rules are not run: their answer is the one remembered. The fast part (check-cache-vault.ts)
+ * answers an unchanged vault from this line alone, before the vault is built. Rules that read outside the
+ * vault (the project, context files) run every time.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
+import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
-import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile } from '../vault/model.js';
+import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile, VaultKind } from '../vault/model.js';
 import {
   asciiOnly,
   configKey,
@@ -40,6 +42,7 @@ import {
   type Row,
 } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
+import { discoveryKey, fastAnswer, statCell, type FastAnswer, type FastInputs } from './check-cache-vault.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
@@ -55,6 +58,8 @@ interface Header {
   config: string;
   kind: string;
   shape: string;
+  /** The length of the vault line (the second), 0 without one. */
+  vaultLine?: number;
 }
 
 interface Entry {
@@ -99,10 +104,14 @@ export class CheckCache implements ParseCache {
   private readonly trustStat: boolean;
   private kindMatches = false;
   private readonly trustedBefore: number;
-  /** The vault line as read: the key, and the closed rules' findings (decoded only on a hit). */
-  private readonly vaultRead: { readonly key: string; readonly findings: Part<Finding[]> } | null;
-  /** The vault line to write: the key and the findings as JSON (the line read, while it still holds). */
-  private vaultNow: { readonly key: string; readonly json: string } | null = null;
+  /** The vault line as read (after its `*`), and its key and findings (decoded only on a hit). */
+  private readonly vaultRead: {
+    readonly line: string;
+    readonly key: string;
+    readonly findings: Part<Finding[]>;
+  } | null;
+  /** The vault line to write: the key, the fast part and the findings as JSON (those read, while they hold). */
+  private vaultNow: { readonly key: string; readonly fast: string; readonly json: string } | null = null;
   /** The closed rules were answered from the vault line: no file rule ran in this run. */
   private fileRulesSkipped = false;
   /**
@@ -128,11 +137,32 @@ export class CheckCache implements ParseCache {
     this.stale = stale;
     this.linesRead = lines.size;
     for (const [key, line] of lines) this.entries.set(key, { line, row: null, fresh: false, rewrite: false });
-    const tab = vaultLine === null ? -1 : vaultLine.indexOf('\t');
+    const cells = vaultLine === null ? [] : vaultLine.split('\t');
     this.vaultRead =
-      vaultLine !== null && tab > 0
-        ? { key: vaultLine.slice(0, tab), findings: new Part(vaultLine.slice(tab + 1), isFindingList) }
+      vaultLine !== null && cells.length === 3
+        ? { line: vaultLine, key: cells[0]!, findings: new Part(cells[2]!, isFindingList) }
         : null;
+  }
+
+  /**
+   * The answer remembered for an unchanged vault (check-cache-vault.ts), found without building the vault, or
+   * undefined. `kindOption`: the kind the run is told (`--kind`), null when it finds it.
+   */
+  static fast(
+    vaultRoot: string,
+    config: Config,
+    kindOption: VaultKind | null,
+    options: CheckCacheOptions = {},
+  ): FastAnswer | undefined {
+    if ((options.strategy ?? 'stat') !== 'stat') return undefined;
+    const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
+    return fastAnswer(
+      file,
+      { magic: MAGIC, version: CACHE_KEY, config: configKey(config) },
+      vaultRoot,
+      config,
+      kindOption,
+    );
   }
 
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
@@ -330,34 +360,57 @@ export class CheckCache implements ParseCache {
    * The findings the closed rules (every rule but those that read outside the vault) made in the last run, if
    * everything they read is as it was then; else undefined (run them, then `rememberVault`).
    */
-  vaultFindings(vault: Vault): readonly Finding[] | undefined {
+  vaultFindings(vault: Vault, inputs?: FastInputs): readonly Finding[] | undefined {
     if (this.stale || !this.vaultRead) return undefined;
     const key = this.vaultKey(vault);
     if (key !== this.vaultRead.key) return undefined;
     const findings = this.vaultRead.findings.get();
     if (!findings) return undefined;
-    this.vaultNow = { key, json: this.vaultRead.findings.raw() };
+    this.vaultNow = { key, fast: this.fastPart(vault, inputs), json: this.vaultRead.findings.raw() };
     this.fileRulesSkipped = true;
     this.hits.vault = 1;
+    count('check.cache.vaultLine');
     return findings;
   }
 
   /** The closed rules' findings of this run (they ran: `vaultFindings` gave nothing), for the next. */
-  rememberVault(vault: Vault, findings: readonly Finding[]): void {
-    this.vaultNow = { key: this.vaultKey(vault), json: asciiOnly(JSON.stringify(findings)) };
+  rememberVault(vault: Vault, findings: readonly Finding[], inputs?: FastInputs): void {
+    this.vaultNow = {
+      key: this.vaultKey(vault),
+      fast: this.fastPart(vault, inputs),
+      json: asciiOnly(JSON.stringify(findings)),
+    };
+  }
+
+  /** The fast part for this vault, or `-` while any file's stat is unknown or too recent to trust. */
+  private fastPart(vault: Vault, inputs: FastInputs | undefined): string {
+    if (!inputs || !this.trustStat) return '-';
+    const files: string[] = [];
+    for (const f of vault.files) {
+      const st = this.seen.get(f.path)?.stat;
+      if (!st || !isTrusted(st, this.trustedBefore)) return '-';
+      files.push(f.path, statCell(st));
+    }
+    return asciiOnly(
+      JSON.stringify({
+        root: vault.root,
+        kindOption: inputs.kindOption,
+        kind: vault.kind,
+        found: discoveryKey(inputs.found),
+        files,
+        notes: inputs.notes,
+        indexInfo: vault.indexInfo,
+      }),
+    );
   }
 
   /** Writes the cache for the files of this vault, unless nothing changed. Never throws. */
   save(vault: Vault): void {
     const written = new Set<Entry>();
     let unchangedLines = 0;
-    let changed =
-      this.stale ||
-      !this.kindMatches ||
-      !this.shapeMatches ||
-      this.vaultNow?.key !== this.vaultRead?.key ||
-      this.vaultNow?.json !== this.vaultRead?.findings.raw();
-    const out: string[] = [JSON.stringify(this.header)];
+    const vaultLine = this.vaultNow && `${this.vaultNow.key}\t${this.vaultNow.fast}\t${this.vaultNow.json}`;
+    let changed = this.stale || !this.kindMatches || !this.shapeMatches || vaultLine !== (this.vaultRead?.line ?? null);
+    const out: string[] = [];
     for (const f of vault.files) {
       const e = this.seen.get(f.path);
       if (!e || e.digest === undefined || f.problem !== null || written.has(e)) continue;
@@ -379,10 +432,14 @@ export class CheckCache implements ParseCache {
     }
     // A file gone since the last run leaves a line behind that is not written again.
     if (unchangedLines !== this.linesRead) changed = true;
-    if (this.vaultNow) out.push(`${VAULT_LINE}\t${this.vaultNow.key}\t${this.vaultNow.json}`);
     if (!changed) return;
+    const head: string[] = [];
+    if (vaultLine !== null) {
+      const line = `${VAULT_LINE}\t${vaultLine}`;
+      head.push(JSON.stringify({ ...this.header, vaultLine: line.length }), line);
+    } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
-      writeCacheFile(this.file, `${out.join('\n')}\n`);
+      writeCacheFile(this.file, `${[...head, ...out].join('\n')}\n`);
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.
     }

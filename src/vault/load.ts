@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import { sha1Base64 } from '../util/digest.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
-import { discover, type DiscoveredFile } from './discover.js';
+import { discover, type DiscoveredFile, type Discovery } from './discover.js';
 import { makeVaultFile, readMarkdownFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
@@ -20,6 +20,8 @@ export interface LoadOptions {
   readonly kind?: VaultKind;
   /** Reuse parses of unchanged files from an earlier run (`check --cache`). */
   readonly parseCache?: ParseCache;
+  /** Told what discovery found (`check --cache` records it, to know an unchanged vault next time). */
+  readonly onDiscover?: (found: Discovery) => void;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -79,6 +81,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     throw new VaultError(`cannot list vault ${root}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   mark('discover');
+  options.onDiscover?.(found);
   const parsedCache = new Map<string, ParsedFile>();
   const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
     let p = parsedCache.get(f.path);

@@ -1,0 +1,170 @@
+/**
+ * The vault line's fast part (check-cache.ts): what lets `check --cache` answer an unchanged vault from the
+ * line alone, without reading the rest of the cache file or building the vault: the root, the kind (and the
+ * `--kind` it was given), a digest of what discovery found (every markdown path, how it was reached, the
+ * other files, the skipped ones), and every file's stat, each trusted when recorded (old enough not to be
+ * racy, as for a row). A run that finds all of them the same (one `discover` and one `stat` per file) has the
+ * same files with the same bytes, under the same version and config (the header's), so the same vault: the
+ * closed rules' findings, the number of notes and the index figures recorded with it are its answer.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { Finding } from '../rules/types.js';
+import { count } from '../util/counters.js';
+import { sha1Base64 } from '../util/digest.js';
+import { discover, type Discovery } from '../vault/discover.js';
+import type { FileStat, IndexInfo, VaultKind } from '../vault/model.js';
+import { roleClassifier } from '../vault/roles.js';
+import type { Config } from '../config/schema.js';
+import { Part } from './check-cache-row.js';
+
+/** What the fast part records, as JSON. */
+export interface FastRecord {
+  readonly root: string;
+  /** The kind the run was told (`--kind`), or null when it was found (config `kind` is in the config). */
+  readonly kindOption: VaultKind | null;
+  readonly kind: VaultKind;
+  /** `discoveryKey` of what discovery found. */
+  readonly found: string;
+  /** Path, stat cell, path, stat cell… of every file the vault read, in its order. */
+  readonly files: readonly string[];
+  /** The summary's number of notes (`summarize`). */
+  readonly notes: number;
+  readonly indexInfo: IndexInfo | null;
+}
+
+/** The inputs of the fast part that the vault does not hold: what discovery found, and the `--kind` given. */
+export interface FastInputs {
+  readonly found: Discovery;
+  readonly kindOption: VaultKind | null;
+  readonly notes: number;
+}
+
+/** A remembered answer: the closed rules' findings and the figures of the vault they were made on. */
+export interface FastAnswer {
+  readonly kind: VaultKind;
+  readonly findings: readonly Finding[];
+  readonly notes: number;
+  readonly indexInfo: IndexInfo | null;
+}
+
+export const statCell = (st: Pick<FileStat, 'size' | 'mtimeMs' | 'mode'> & { ctimeMs: number; ino: number }): string =>
+  `${st.size},${st.mtimeMs},${st.ctimeMs},${st.ino},${st.mode}`;
+
+export const discoveryKey = (found: Discovery): string =>
+  sha1Base64(
+    JSON.stringify([
+      found.markdown.map((f) => [f.path, f.via, f.raw ? f.raw.toString('base64') : null]),
+      found.other,
+      found.skipped,
+    ]),
+  );
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const KINDS: readonly unknown[] = ['claude', 'hermes'];
+
+function isFastRecord(v: unknown): v is FastRecord {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.root === 'string' &&
+    (r.kindOption === null || KINDS.includes(r.kindOption)) &&
+    KINDS.includes(r.kind) &&
+    typeof r.found === 'string' &&
+    isStrings(r.files) &&
+    r.files.length % 2 === 0 &&
+    typeof r.notes === 'number' &&
+    (r.indexInfo === null || (typeof r.indexInfo === 'object' && !Array.isArray(r.indexInfo)))
+  );
+}
+
+const isFindingList = (v: unknown): v is Finding[] => Array.isArray(v);
+
+/** The header line and the line after it (the vault line), read without reading the rest of the file. */
+function readHead(file: string): { header: string; line: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    let buf = Buffer.allocUnsafe(1 << 16);
+    let n = readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(10);
+    if (nl === -1) return undefined;
+    const header = buf.toString('latin1', 0, nl);
+    const length = (JSON.parse(header) as { vaultLine?: unknown }).vaultLine;
+    if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0) return undefined;
+    const end = nl + 1 + length;
+    if (end > n) {
+      const more = Buffer.allocUnsafe(end);
+      buf.copy(more, 0, 0, n);
+      while (n < end) {
+        const got = readSync(fd, more, n, end - n, n);
+        if (got === 0) return undefined;
+        n += got;
+      }
+      buf = more;
+    }
+    return { header, line: buf.toString('latin1', nl + 1, end) };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The remembered answer for the vault at `root`, if the cache file's header is this build's and this config's
+ * (`expect`) and the fast part finds the vault as it recorded it; else undefined (the full path then runs).
+ */
+export function fastAnswer(
+  file: string,
+  expect: { readonly magic: string; readonly version: string; readonly config: string },
+  root: string,
+  config: Config,
+  kindOption: VaultKind | null,
+): FastAnswer | undefined {
+  const head = readHead(file);
+  if (!head) return undefined;
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(head.header) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (header.magic !== expect.magic || header.version !== expect.version || header.config !== expect.config)
+    return undefined;
+  // `*` TAB key TAB fast TAB findings.
+  const cells = head.line.split('\t');
+  if (cells.length !== 4 || cells[0] !== '*' || cells[2] === '-') return undefined;
+  let record: unknown;
+  try {
+    record = JSON.parse(cells[2]!);
+  } catch {
+    return undefined;
+  }
+  if (!isFastRecord(record) || record.root !== root || record.kindOption !== kindOption) return undefined;
+  let found: Discovery;
+  try {
+    found = discover(root);
+  } catch {
+    return undefined;
+  }
+  if (discoveryKey(found) !== record.found) return undefined;
+  const roleOf = roleClassifier(config, record.kind);
+  const files = record.files;
+  let at = 0;
+  for (const f of found.markdown) {
+    if (roleOf(f.path) === 'ignored') continue;
+    if (files[at] !== f.path) return undefined;
+    const st = statSync(f.absPath, { throwIfNoEntry: false });
+    if (!st || statCell(st) !== files[at + 1]) return undefined;
+    at += 2;
+  }
+  if (at !== files.length) return undefined;
+  const findings = new Part(cells[3]!, isFindingList).get();
+  if (!findings) return undefined;
+  count('check.cache.unchanged');
+  return { kind: record.kind, findings, notes: record.notes, indexInfo: record.indexInfo };
+}
