@@ -3,12 +3,14 @@
  * line alone, without reading the rest of the cache file or building the vault: the root, the kind (and the
  * `--kind` it was given), a digest of what discovery found (every markdown path, how it was reached, the
  * other files, the skipped ones), and every file's stat, each trusted when recorded (old enough not to be
- * racy, as for a row). A run that finds all of them the same (one `discover` and one `stat` per file) has the
+ * racy, as for a row) — or, for a file changed too recently to trust its stat, its digest (that file is read
+ * and hashed). A run that finds all of them the same (one `discover` and one `stat` per file) has the
  * same files with the same bytes, under the same version and config (the header's), so the same vault: the
  * closed rules' findings, the number of notes and the index figures recorded with it are its answer.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Finding } from '../rules/types.js';
+import { settledBefore } from '../util/cache-dir.js';
 import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { discover, type Discovery } from '../vault/discover.js';
@@ -25,7 +27,7 @@ export interface FastRecord {
   readonly kind: VaultKind;
   /** `discoveryKey` of what discovery found. */
   readonly found: string;
-  /** Path, stat cell, path, stat cell… of every file the vault read, in its order. */
+  /** Path, stat cell (or HASHED + digest), path, stat cell… of every file the vault read, in its order. */
   readonly files: readonly string[];
   /** The summary's number of notes (`summarize`). */
   readonly notes: number;
@@ -46,6 +48,9 @@ export interface FastAnswer {
   readonly notes: number;
   readonly indexInfo: IndexInfo | null;
 }
+
+/** Starts the cell of a file recorded by its digest (its stat was too recent to trust). */
+export const HASHED = '#';
 
 export const statCell = (st: Pick<FileStat, 'size' | 'mtimeMs' | 'mode'> & { ctimeMs: number; ino: number }): string =>
   `${st.size},${st.mtimeMs},${st.ctimeMs},${st.ino},${st.mode}`;
@@ -78,6 +83,14 @@ function isFastRecord(v: unknown): v is FastRecord {
 }
 
 const isFindingList = (v: unknown): v is Finding[] => Array.isArray(v);
+
+function sameDigest(absPath: string, digest: string): boolean {
+  try {
+    return sha1Base64(readFileSync(absPath)) === digest;
+  } catch {
+    return false;
+  }
+}
 
 /** The header line and the line after it (the vault line), read without reading the rest of the file. */
 function readHead(file: string): { header: string; line: string } | undefined {
@@ -124,6 +137,7 @@ export function fastAnswer(
   root: string,
   config: Config,
   kindOption: VaultKind | null,
+  trustedBefore: number,
 ): FastAnswer | undefined {
   const head = readHead(file);
   if (!head) return undefined;
@@ -158,8 +172,13 @@ export function fastAnswer(
   for (const f of found.markdown) {
     if (roleOf(f.path) === 'ignored') continue;
     if (files[at] !== f.path) return undefined;
+    const cell = files[at + 1]!;
     const st = statSync(f.absPath, { throwIfNoEntry: false });
-    if (!st || statCell(st) !== files[at + 1]) return undefined;
+    if (!st) return undefined;
+    if (cell.startsWith(HASHED)) {
+      // Settled since: the full run records its stat (in its row and here), so later runs need not read it.
+      if (settledBefore(st, trustedBefore) || !sameDigest(f.absPath, cell.slice(HASHED.length))) return undefined;
+    } else if (statCell(st) !== cell) return undefined;
     at += 2;
   }
   if (at !== files.length) return undefined;

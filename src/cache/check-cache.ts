@@ -42,7 +42,7 @@ import {
   type Row,
 } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
-import { discoveryKey, fastAnswer, statCell, type FastAnswer, type FastInputs } from './check-cache-vault.js';
+import { discoveryKey, fastAnswer, HASHED, statCell, type FastAnswer, type FastInputs } from './check-cache-vault.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
@@ -162,6 +162,7 @@ export class CheckCache implements ParseCache {
       vaultRoot,
       config,
       kindOption,
+      trustedBefore(options.racyMarginMs),
     );
   }
 
@@ -387,9 +388,11 @@ export class CheckCache implements ParseCache {
     if (!inputs || !this.trustStat) return '-';
     const files: string[] = [];
     for (const f of vault.files) {
-      const st = this.seen.get(f.path)?.stat;
-      if (!st || !isTrusted(st, this.trustedBefore)) return '-';
-      files.push(f.path, statCell(st));
+      const e = this.seen.get(f.path);
+      const st = e?.stat;
+      if (!st || e.digest === undefined) return '-';
+      // A stat too recent to trust (racy clean): the next run reads and hashes that file instead.
+      files.push(f.path, isTrusted(st, this.trustedBefore) ? statCell(st) : `${HASHED}${e.digest}`);
     }
     return asciiOnly(
       JSON.stringify({
