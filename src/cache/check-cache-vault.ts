@@ -10,7 +10,6 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Finding } from '../rules/types.js';
-import { settledBefore } from '../util/cache-dir.js';
 import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { discover, type Discovery } from '../vault/discover.js';
@@ -137,7 +136,6 @@ export function fastAnswer(
   root: string,
   config: Config,
   kindOption: VaultKind | null,
-  trustedBefore: number,
 ): FastAnswer | undefined {
   const head = readHead(file);
   if (!head) return undefined;
@@ -173,12 +171,13 @@ export function fastAnswer(
     if (roleOf(f.path) === 'ignored') continue;
     if (files[at] !== f.path) return undefined;
     const cell = files[at + 1]!;
-    const st = statSync(f.absPath, { throwIfNoEntry: false });
-    if (!st) return undefined;
     if (cell.startsWith(HASHED)) {
-      // Settled since: the full run records its stat (in its row and here), so later runs need not read it.
-      if (settledBefore(st, trustedBefore) || !sameDigest(f.absPath, cell.slice(HASHED.length))) return undefined;
-    } else if (statCell(st) !== cell) return undefined;
+      // Read and hashed on every such run, until a run that changes anything records its stat.
+      if (!sameDigest(f.absPath, cell.slice(HASHED.length))) return undefined;
+    } else {
+      const st = statSync(f.absPath, { throwIfNoEntry: false });
+      if (!st || statCell(st) !== cell) return undefined;
+    }
     at += 2;
   }
   if (at !== files.length) return undefined;

@@ -63,6 +63,8 @@ interface Header {
 }
 
 interface Entry {
+  /** The path as a JSON string, ASCII only (`keyOf`): the line's first cell. */
+  readonly key: string;
   /** The record as read from disk (after its key), until parsed. */
   line: string | null;
   row: Row | null;
@@ -136,7 +138,7 @@ export class CheckCache implements ParseCache {
     this.header = header;
     this.stale = stale;
     this.linesRead = lines.size;
-    for (const [key, line] of lines) this.entries.set(key, { line, row: null, fresh: false, rewrite: false });
+    for (const [key, line] of lines) this.entries.set(key, { key, line, row: null, fresh: false, rewrite: false });
     const cells = vaultLine === null ? [] : vaultLine.split('\t');
     this.vaultRead =
       vaultLine !== null && cells.length === 3
@@ -162,7 +164,6 @@ export class CheckCache implements ParseCache {
       vaultRoot,
       config,
       kindOption,
-      trustedBefore(options.racyMarginMs),
     );
   }
 
@@ -209,7 +210,7 @@ export class CheckCache implements ParseCache {
     const key = keyOf(path);
     e = this.entries.get(key);
     if (!e) {
-      e = { line: null, row: null, fresh: false, rewrite: false };
+      e = { key, line: null, row: null, fresh: false, rewrite: false };
       this.entries.set(key, e);
     }
     this.seen.set(path, e);
@@ -427,10 +428,10 @@ export class CheckCache implements ParseCache {
             ? 'null'
             : (e.findings ?? {})
           : (e.findings ?? e.row?.findings.raw() ?? 'null');
-        out.push(`${keyOf(f.path)}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}`);
+        out.push(`${e.key}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}`);
       } else if (e.line !== null) {
         unchangedLines++;
-        out.push(`${keyOf(f.path)}\t${e.line}`);
+        out.push(`${e.key}\t${e.line}`);
       }
     }
     // A file gone since the last run leaves a line behind that is not written again.
