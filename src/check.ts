@@ -4,7 +4,7 @@ import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
-import type { FastAnswer, FastInputs } from './cache/check-cache-vault.js';
+import type { FastAnswer, FastInputs, FastResult } from './cache/check-cache-vault.js';
 import type { Discovery } from './vault/discover.js';
 import { compareFindings, runRules, type RunResult } from './rules/engine.js';
 import { RULE_IDS, RULES } from './rules/index.js';
@@ -188,24 +188,29 @@ export async function checkVault(dir: string, options: CheckOptions = {}): Promi
   const { CheckCache } = await import('./cache/check-cache.js');
   const root = resolve(dir);
   const kindOption = options.kind ?? null;
+  // The vault is built from what the fast part already found (discovery, stats), not walked again.
   const load = (
     kind: VaultKind | undefined,
+    fast: FastResult,
     onDiscover?: (found: Discovery) => void,
   ): { vault: Vault; cache: CheckCache } => {
     const cache = CheckCache.open(root, config, cacheOptions);
+    cache.useStats(fast.stats);
     const vault = loadVault(dir, {
       config,
       ...(kind ? { kind } : {}),
       parseCache: cache,
+      ...(fast.found ? { found: fast.found } : {}),
       ...(onDiscover ? { onDiscover } : {}),
     });
     return { vault, cache };
   };
-  const answer = CheckCache.fast(root, config, kindOption, cacheOptions);
+  const fast = CheckCache.fast(root, config, kindOption, cacheOptions);
+  const { answer } = fast;
   mark(answer ? 'unchanged since the cache' : 'cache: vault changed');
-  if (answer) return checkUnchanged(root, config, answer, () => load(answer.kind).vault);
+  if (answer) return checkUnchanged(root, config, answer, () => load(answer.kind, fast).vault);
   let found: Discovery | undefined;
-  const { vault, cache } = load(options.kind, (d) => (found = d));
+  const { vault, cache } = load(options.kind, fast, (d) => (found = d));
   return checkLoadedVault(vault, cache, found && { found, kindOption });
 }
 

@@ -8,7 +8,7 @@
  * same files with the same bytes, under the same version and config (the header's), so the same vault: the
  * closed rules' findings, the number of notes and the index figures recorded with it are its answer.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Finding } from '../rules/types.js';
 import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
@@ -127,8 +127,27 @@ function readHead(file: string): { header: string; line: string } | undefined {
 }
 
 /**
+ * What the fast part found: the remembered answer when the vault is unchanged; else what it had to learn to
+ * know (discovery, and the stat of the files it compared), which the full run reuses instead of doing it again.
+ */
+export interface FastResult {
+  readonly answer?: FastAnswer;
+  readonly found?: Discovery;
+  /** By absolute path: the stats taken (files that could not be stat'ed are absent). */
+  readonly stats?: ReadonlyMap<string, Stats>;
+}
+
+const keys = new WeakMap<Discovery, string>();
+/** `discoveryKey`, once per discovery. */
+export function keyOfDiscovery(found: Discovery): string {
+  let k = keys.get(found);
+  if (k === undefined) keys.set(found, (k = discoveryKey(found)));
+  return k;
+}
+
+/**
  * The remembered answer for the vault at `root`, if the cache file's header is this build's and this config's
- * (`expect`) and the fast part finds the vault as it recorded it; else undefined (the full path then runs).
+ * (`expect`) and the fast part finds the vault as it recorded it; else what it learned (the full path then runs).
  */
 export function fastAnswer(
   file: string,
@@ -136,53 +155,54 @@ export function fastAnswer(
   root: string,
   config: Config,
   kindOption: VaultKind | null,
-): FastAnswer | undefined {
+): FastResult {
   const head = readHead(file);
-  if (!head) return undefined;
+  if (!head) return {};
   let header: Record<string, unknown>;
   try {
     header = JSON.parse(head.header) as Record<string, unknown>;
   } catch {
-    return undefined;
+    return {};
   }
-  if (header.magic !== expect.magic || header.version !== expect.version || header.config !== expect.config)
-    return undefined;
+  if (header.magic !== expect.magic || header.version !== expect.version || header.config !== expect.config) return {};
   // `*` TAB key TAB fast TAB findings.
   const cells = head.line.split('\t');
-  if (cells.length !== 4 || cells[0] !== '*' || cells[2] === '-') return undefined;
+  if (cells.length !== 4 || cells[0] !== '*' || cells[2] === '-') return {};
   let record: unknown;
   try {
     record = JSON.parse(cells[2]!);
   } catch {
-    return undefined;
+    return {};
   }
-  if (!isFastRecord(record) || record.root !== root || record.kindOption !== kindOption) return undefined;
+  if (!isFastRecord(record) || record.root !== root || record.kindOption !== kindOption) return {};
   let found: Discovery;
   try {
     found = discover(root);
   } catch {
-    return undefined;
+    return {};
   }
-  if (discoveryKey(found) !== record.found) return undefined;
+  let same = keyOfDiscovery(found) === record.found;
   const roleOf = roleClassifier(config, record.kind);
   const files = record.files;
+  const stats = new Map<string, Stats>();
   let at = 0;
+  // Every file is stat'ed even once a difference is found: the full run needs their stats too.
   for (const f of found.markdown) {
     if (roleOf(f.path) === 'ignored') continue;
-    if (files[at] !== f.path) return undefined;
-    const cell = files[at + 1]!;
-    if (cell.startsWith(HASHED)) {
+    const st = statSync(f.absPath, { throwIfNoEntry: false });
+    if (st) stats.set(f.absPath, st);
+    if (!same) continue;
+    const cell = files[at + 1];
+    if (files[at] !== f.path || cell === undefined || !st) same = false;
+    else if (cell.startsWith(HASHED)) {
       // Read and hashed on every such run, until a run that changes anything records its stat.
-      if (!sameDigest(f.absPath, cell.slice(HASHED.length))) return undefined;
-    } else {
-      const st = statSync(f.absPath, { throwIfNoEntry: false });
-      if (!st || statCell(st) !== cell) return undefined;
-    }
+      same = sameDigest(f.absPath, cell.slice(HASHED.length));
+    } else same = statCell(st) === cell;
     at += 2;
   }
-  if (at !== files.length) return undefined;
+  if (!same || at !== files.length) return { found, stats };
   const findings = new Part(cells[3]!, isFindingList).get();
-  if (!findings) return undefined;
+  if (!findings) return { found, stats };
   count('check.cache.unchanged');
-  return { kind: record.kind, findings, notes: record.notes, indexInfo: record.indexInfo };
+  return { answer: { kind: record.kind, findings, notes: record.notes, indexInfo: record.indexInfo }, found, stats };
 }

@@ -19,7 +19,7 @@
  * answers an unchanged vault from this line alone, before the vault is built. Rules that read outside the
  * vault (the project, context files) run every time.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
@@ -42,7 +42,7 @@ import {
   type Row,
 } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
-import { discoveryKey, fastAnswer, HASHED, statCell, type FastAnswer, type FastInputs } from './check-cache-vault.js';
+import { fastAnswer, HASHED, keyOfDiscovery, statCell, type FastInputs, type FastResult } from './check-cache-vault.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
@@ -155,8 +155,8 @@ export class CheckCache implements ParseCache {
     config: Config,
     kindOption: VaultKind | null,
     options: CheckCacheOptions = {},
-  ): FastAnswer | undefined {
-    if ((options.strategy ?? 'stat') !== 'stat') return undefined;
+  ): FastResult {
+    if ((options.strategy ?? 'stat') !== 'stat') return {};
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
     return fastAnswer(
       file,
@@ -240,7 +240,7 @@ export class CheckCache implements ParseCache {
     const row = this.row(e);
     const was = row?.stat;
     if (!this.trustStat || !row || row.role !== role || !was) return undefined;
-    const st = statSync(absPath, { throwIfNoEntry: false });
+    const st = this.prefetched?.get(absPath) ?? statSync(absPath, { throwIfNoEntry: false });
     if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino)
       return undefined;
     const record = this.record(e, row);
@@ -291,6 +291,13 @@ export class CheckCache implements ParseCache {
   }
 
   private shapeMatches = false;
+  /** Stats the fast part took a moment ago in this run (`CheckCache.fast`), by absolute path. */
+  private prefetched: ReadonlyMap<string, Stats> | undefined;
+
+  /** Use these stats (taken in this run, by absolute path) instead of taking them again. */
+  useStats(stats: ReadonlyMap<string, Stats> | undefined): void {
+    this.prefetched = stats;
+  }
 
   useShape(shape: string): void {
     this.shapeMatches = this.header.shape === shape;
@@ -400,7 +407,7 @@ export class CheckCache implements ParseCache {
         root: vault.root,
         kindOption: inputs.kindOption,
         kind: vault.kind,
-        found: discoveryKey(inputs.found),
+        found: keyOfDiscovery(inputs.found),
         files,
         notes: inputs.notes,
         indexInfo: vault.indexInfo,

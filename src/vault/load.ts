@@ -22,6 +22,8 @@ export interface LoadOptions {
   readonly parseCache?: ParseCache;
   /** Told what discovery found (`check --cache` records it, to know an unchanged vault next time). */
   readonly onDiscover?: (found: Discovery) => void;
+  /** What `discover(root)` found a moment ago in this run (`check --cache` looked already): not walked again. */
+  readonly found?: Discovery;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -76,7 +78,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   const { config } = options;
   let found;
   try {
-    found = discover(root);
+    found = options.found ?? discover(root);
   } catch (e) {
     throw new VaultError(`cannot list vault ${root}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
