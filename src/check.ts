@@ -127,6 +127,19 @@ function checkUnchanged(root: string, config: Config, answer: FastAnswer, build:
   };
 }
 
+/** The parts of a Vault that `lazyVault` builds only when read. */
+const BUILT_ON_USE = [
+  'files',
+  'notes',
+  'index',
+  'catalog',
+  'secondaryIndexes',
+  'stores',
+  'skipped',
+  'byPath',
+  'otherFiles',
+] as const satisfies readonly (keyof Vault)[];
+
 /** A Vault whose root, kind, config and index figures are known, and whose files are read on first use. */
 function lazyVault(
   root: string,
@@ -136,40 +149,10 @@ function lazyVault(
   build: () => Vault,
 ): Vault {
   let built: Vault | undefined;
-  const full = (): Vault => (built ??= build());
-  return Object.freeze({
-    root,
-    kind,
-    config,
-    indexInfo,
-    get files() {
-      return full().files;
-    },
-    get notes() {
-      return full().notes;
-    },
-    get index() {
-      return full().index;
-    },
-    get catalog() {
-      return full().catalog;
-    },
-    get secondaryIndexes() {
-      return full().secondaryIndexes;
-    },
-    get stores() {
-      return full().stores;
-    },
-    get skipped() {
-      return full().skipped;
-    },
-    get byPath() {
-      return full().byPath;
-    },
-    get otherFiles() {
-      return full().otherFiles;
-    },
-  });
+  const known = { root, kind, config, indexInfo };
+  for (const key of BUILT_ON_USE)
+    Object.defineProperty(known, key, { enumerable: true, get: () => (built ??= build())[key] });
+  return Object.freeze(known) as unknown as Vault;
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
