@@ -45,7 +45,7 @@ const sleep = (ms: number): void => {
 const answer = (r: CheckResult): string =>
   JSON.stringify({ findings: r.findings, summary: r.summary, crashed: r.crashed });
 
-/** How often the vault line answered in the property runs (its fast part, its key): both must be exercised. */
+/** How often the vault line answered in the property runs (its fast part, its key). */
 const lineHits = { fast: 0, line: 0 };
 
 async function expectSameAnswer(dir: string, config: Config): Promise<void> {
@@ -206,8 +206,9 @@ describe('check --cache gives the answer check gives', () => {
       }),
       { numRuns: RUNS },
     );
+    // The fast part answers in most runs; the line's key (touched or chmod'ed files) in some, not surely in a
+    // short local run: 'the vault line' below checks that path on its own.
     expect(lineHits.fast).toBeGreaterThan(0);
-    expect(lineHits.line).toBeGreaterThan(0);
   }, 600_000);
 
   it('reads no unchanged file twice, and re-reads one edited in place with its mtime put back', async () => {
@@ -494,6 +495,10 @@ describe('the vault line (the closed rules remembered whole)', () => {
           await warm(dir, config);
           writeFileSync(role, readFileSync(role, 'utf8').replace('name: role', 'name: the-role'));
         },
+      ],
+      [
+        'a broken wikilink to a name that is not ASCII (the vault line is UTF-8, the rows ASCII)',
+        () => writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nSee [[設計-メモ]] and [[café]].\n`),
       ],
       [
         'the catalog changed',

@@ -118,7 +118,7 @@ function readHead(file: string): { header: string; line: string } | undefined {
       }
       buf = more;
     }
-    return { header, line: buf.toString('latin1', nl + 1, end) };
+    return { header, line: buf.toString('utf8', nl + 1, end) };
   } catch {
     return undefined;
   } finally {

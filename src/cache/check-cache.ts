@@ -11,7 +11,7 @@
  * record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
  * when a run needs them). Lines of unchanged files are written back as they were read.
  *
- * The vault line, second (`*` TAB key TAB fast TAB findings JSON; its length is in the header): the findings
+ * The vault line, second (`*` TAB key TAB fast TAB findings JSON, UTF-8; its length is in the header): the findings
  * of every rule that reads nothing but the vault and the config (all but those marked `readsOutsideVault`),
  * as the last run made them, keyed by everything they can depend on (`vaultKey`: the vault's shape, kind and
  * skipped files, and every file's digest; the header holds the version and the config). While the key is the
@@ -29,7 +29,6 @@ import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
 import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile, VaultKind } from '../vault/model.js';
 import {
-  asciiOnly,
   configKey,
   decodeLinks,
   decodeParse,
@@ -58,7 +57,7 @@ interface Header {
   config: string;
   kind: string;
   shape: string;
-  /** The length of the vault line (the second), 0 without one. */
+  /** The length in bytes (UTF-8) of the vault line (the second), 0 without one. */
   vaultLine?: number;
 }
 
@@ -171,16 +170,16 @@ export class CheckCache implements ParseCache {
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
     const header: Header = { magic: MAGIC, version: CACHE_KEY, config: configKey(config), kind: '', shape: '' };
     const lines = new Map<string, string>();
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch {
       return new CheckCache(file, header, lines, null, true, options);
     }
-    const firstBreak = text.indexOf('\n');
+    const firstBreak = bytes.indexOf(10);
     let old: Partial<Header> = {};
     try {
-      old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>;
+      old = JSON.parse(bytes.toString('utf8', 0, firstBreak === -1 ? bytes.length : firstBreak)) as Partial<Header>;
     } catch {
       /* corrupt: rebuilt */
     }
@@ -188,15 +187,22 @@ export class CheckCache implements ParseCache {
       return new CheckCache(file, header, lines, null, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
-    let vaultLine: string | null = null;
-    let at = firstBreak + 1;
+    // The vault line is UTF-8 (`vaultLine` bytes, after the header); the rows after it are ASCII (one byte a
+    // character in memory, which a single non-ASCII character anywhere in the same string would double).
+    const lineBytes = typeof old.vaultLine === 'number' && Number.isInteger(old.vaultLine) ? old.vaultLine : 0;
+    const rowsAt = lineBytes > 0 ? firstBreak + 1 + lineBytes + 1 : firstBreak + 1;
+    const line = lineBytes > 0 ? bytes.toString('utf8', firstBreak + 1, rowsAt - 1) : '';
+    let vaultLine: string | null = line.startsWith(`${VAULT_LINE}\t`) ? line.slice(VAULT_LINE.length + 1) : null;
+    const text = rowsAt < bytes.length ? bytes.toString('utf8', rowsAt) : '';
+    let at = 0;
     while (at < text.length) {
       let end = text.indexOf('\n', at);
       if (end === -1) end = text.length;
       const tab = text.indexOf('\t', at);
       if (tab !== -1 && tab < end) {
         const key = text.slice(at, tab);
-        if (key === VAULT_LINE) vaultLine = text.slice(tab + 1, end);
+        if (key === VAULT_LINE)
+          vaultLine = null; // one where rows are: not written by this format, not trusted
         else lines.set(key, text.slice(tab + 1, end));
       }
       at = end + 1;
@@ -384,11 +390,7 @@ export class CheckCache implements ParseCache {
 
   /** The closed rules' findings of this run (they ran: `vaultFindings` gave nothing), for the next. */
   rememberVault(vault: Vault, findings: readonly Finding[], inputs?: FastInputs): void {
-    this.vaultNow = {
-      key: this.vaultKey(vault),
-      fast: this.fastPart(vault, inputs),
-      json: asciiOnly(JSON.stringify(findings)),
-    };
+    this.vaultNow = { key: this.vaultKey(vault), fast: this.fastPart(vault, inputs), json: JSON.stringify(findings) };
   }
 
   /** The fast part for this vault, or `-` while any file's stat is unknown or too recent to trust. */
@@ -402,17 +404,15 @@ export class CheckCache implements ParseCache {
       // A stat too recent to trust (racy clean): the next run reads and hashes that file instead.
       files.push(f.path, isTrusted(st, this.trustedBefore) ? statCell(st) : `${HASHED}${e.digest}`);
     }
-    return asciiOnly(
-      JSON.stringify({
-        root: vault.root,
-        kindOption: inputs.kindOption,
-        kind: vault.kind,
-        found: keyOfDiscovery(inputs.found),
-        files,
-        notes: inputs.notes,
-        indexInfo: vault.indexInfo,
-      }),
-    );
+    return JSON.stringify({
+      root: vault.root,
+      kindOption: inputs.kindOption,
+      kind: vault.kind,
+      found: keyOfDiscovery(inputs.found),
+      files,
+      notes: inputs.notes,
+      indexInfo: vault.indexInfo,
+    });
   }
 
   /** Writes the cache for the files of this vault, unless nothing changed. Never throws. */
@@ -447,7 +447,7 @@ export class CheckCache implements ParseCache {
     const head: string[] = [];
     if (vaultLine !== null) {
       const line = `${VAULT_LINE}\t${vaultLine}`;
-      head.push(JSON.stringify({ ...this.header, vaultLine: line.length }), line);
+      head.push(JSON.stringify({ ...this.header, vaultLine: Buffer.byteLength(line) }), line);
     } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
       writeCacheFile(this.file, `${[...head, ...out].join('\n')}\n`);
