@@ -91,39 +91,45 @@ function sameDigest(absPath: string, digest: string): boolean {
   }
 }
 
-/** The header line and the line after it (the vault line), read without reading the rest of the file. */
-function readHead(file: string): { header: string; line: string } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
+/** Reads `n` bytes at `at` of an open file, or undefined when it ends first. */
+function readAt(fd: number, at: number, n: number): Buffer | undefined {
+  const buf = Buffer.allocUnsafe(n);
+  let got = 0;
+  while (got < n) {
+    const k = readSync(fd, buf, got, n - got, at + got);
+    if (k === 0) return undefined;
+    got += k;
   }
-  try {
-    let buf = Buffer.allocUnsafe(1 << 16);
-    let n = readSync(fd, buf, 0, buf.length, 0);
-    const nl = buf.subarray(0, n).indexOf(10);
-    if (nl === -1) return undefined;
-    const header = buf.toString('latin1', 0, nl);
-    const length = (JSON.parse(header) as { vaultLine?: unknown }).vaultLine;
-    if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0) return undefined;
-    const end = nl + 1 + length;
-    if (end > n) {
-      const more = Buffer.allocUnsafe(end);
-      buf.copy(more, 0, 0, n);
-      while (n < end) {
-        const got = readSync(fd, more, n, end - n, n);
-        if (got === 0) return undefined;
-        n += got;
-      }
-      buf = more;
-    }
-    return { header, line: buf.toString('utf8', nl + 1, end) };
-  } catch {
+  return buf;
+}
+
+/**
+ * The header line and the vault line up to its findings cell (`vaultFast` bytes), without reading the rest of
+ * the file; `findings` reads that cell from the same open file (the one the header describes).
+ */
+function readHead(fd: number): { header: string; prefix: string; findings: () => string | undefined } | undefined {
+  const first = Buffer.allocUnsafe(1 << 12);
+  const n = readSync(fd, first, 0, first.length, 0);
+  const nl = first.subarray(0, n).indexOf(10);
+  if (nl === -1) return undefined;
+  const header = first.toString('latin1', 0, nl);
+  const h = JSON.parse(header) as { vaultLine?: unknown; vaultFast?: unknown };
+  const line = h.vaultLine,
+    fast = h.vaultFast;
+  if (
+    !Number.isInteger(line) ||
+    !Number.isInteger(fast) ||
+    !((fast as number) > 0 && (fast as number) < (line as number))
+  )
     return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const start = nl + 1;
+  const prefix = readAt(fd, start, fast as number);
+  if (!prefix) return undefined;
+  return {
+    header,
+    prefix: prefix.toString('utf8'),
+    findings: () => readAt(fd, start + (fast as number), (line as number) - (fast as number))?.toString('utf8'),
+  };
 }
 
 /**
@@ -156,7 +162,29 @@ export function fastAnswer(
   config: Config,
   kindOption: VaultKind | null,
 ): FastResult {
-  const head = readHead(file);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return {};
+  }
+  try {
+    return answerFrom(fd, expect, root, config, kindOption);
+  } catch {
+    return {};
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function answerFrom(
+  fd: number,
+  expect: { readonly magic: string; readonly version: string; readonly config: string },
+  root: string,
+  config: Config,
+  kindOption: VaultKind | null,
+): FastResult {
+  const head = readHead(fd);
   if (!head) return {};
   let header: Record<string, unknown>;
   try {
@@ -165,9 +193,9 @@ export function fastAnswer(
     return {};
   }
   if (header.magic !== expect.magic || header.version !== expect.version || header.config !== expect.config) return {};
-  // `*` TAB key TAB fast TAB findings.
-  const cells = head.line.split('\t');
-  if (cells.length !== 4 || cells[0] !== '*' || cells[2] === '-') return {};
+  // `*` TAB key TAB fast TAB (findings, read below only if the vault is unchanged).
+  const cells = head.prefix.split('\t');
+  if (cells.length !== 4 || cells[0] !== '*' || cells[2] === '-' || cells[3] !== '') return {};
   let record: unknown;
   try {
     record = JSON.parse(cells[2]!);
@@ -201,7 +229,8 @@ export function fastAnswer(
     at += 2;
   }
   if (!same || at !== files.length) return { found, stats };
-  const findings = new Part(cells[3]!, isFindingList).get();
+  const text = head.findings();
+  const findings = text === undefined ? null : new Part(text, isFindingList).get();
   if (!findings) return { found, stats };
   count('check.cache.unchanged');
   return { answer: { kind: record.kind, findings, notes: record.notes, indexInfo: record.indexInfo }, found, stats };

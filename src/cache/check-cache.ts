@@ -59,6 +59,8 @@ interface Header {
   shape: string;
   /** The length in bytes (UTF-8) of the vault line (the second), 0 without one. */
   vaultLine?: number;
+  /** The length in bytes of the vault line up to its findings cell. */
+  vaultFast?: number;
 }
 
 interface Entry {
@@ -446,8 +448,14 @@ export class CheckCache implements ParseCache {
     if (!changed) return;
     const head: string[] = [];
     if (vaultLine !== null) {
-      const line = `${VAULT_LINE}\t${vaultLine}`;
-      head.push(JSON.stringify({ ...this.header, vaultLine: Buffer.byteLength(line) }), line);
+      const v = this.vaultNow!;
+      const prefix = `${VAULT_LINE}\t${v.key}\t${v.fast}\t`;
+      const line = `${prefix}${v.json}`;
+      // The fast part reads the line up to its findings (`vaultFast` bytes), and those only when they answer.
+      head.push(
+        JSON.stringify({ ...this.header, vaultLine: Buffer.byteLength(line), vaultFast: Buffer.byteLength(prefix) }),
+        line,
+      );
     } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
       writeCacheFile(this.file, `${[...head, ...out].join('\n')}\n`);
