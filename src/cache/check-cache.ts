@@ -19,6 +19,7 @@
  * answers an unchanged vault from this line alone, before the vault is built. Rules that read outside the
  * vault (the project, context files) run every time.
  */
+import { isAscii } from 'node:buffer';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -195,7 +196,9 @@ export class CheckCache implements ParseCache {
     const rowsAt = lineBytes > 0 ? firstBreak + 1 + lineBytes + 1 : firstBreak + 1;
     const line = lineBytes > 0 ? bytes.toString('utf8', firstBreak + 1, rowsAt - 1) : '';
     let vaultLine: string | null = line.startsWith(`${VAULT_LINE}\t`) ? line.slice(VAULT_LINE.length + 1) : null;
-    const text = rowsAt < bytes.length ? bytes.toString('utf8', rowsAt) : '';
+    // Rows are written ASCII: then latin1 is the same decoding, a copy (a foreign file is decoded as UTF-8).
+    const rows = bytes.subarray(Math.min(rowsAt, bytes.length));
+    const text = rows.toString(isAscii(rows) ? 'latin1' : 'utf8');
     let at = 0;
     while (at < text.length) {
       let end = text.indexOf('\n', at);
@@ -458,7 +461,10 @@ export class CheckCache implements ParseCache {
       );
     } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
-      writeCacheFile(this.file, `${[...head, ...out].join('\n')}\n`);
+      // Two strings, not one: the ASCII rows stay a one-byte string however the vault line is written.
+      const parts = [Buffer.from(`${head.join('\n')}\n`, 'utf8')];
+      if (out.length) parts.push(Buffer.from(`${out.join('\n')}\n`, 'utf8'));
+      writeCacheFile(this.file, Buffer.concat(parts));
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.
     }
