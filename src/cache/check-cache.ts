@@ -5,13 +5,15 @@
  * not to be racy) is taken as unchanged without being read, as git's index does. A record holds
  * the parse (front matter offsets and findings, metadata, links, code ranges) and the findings of
  * the file rules (rules whose findings depend on one file only). Rules that look across files run
- * every time. A corrupt or foreign cache file is ignored and rewritten.
+ * whenever anything in the vault changed (the vault line, below). A corrupt or foreign cache file is ignored
+ * and rewritten.
  *
- * Layout: a JSON header line, then one line per file: its path as a JSON string, a tab, and the
- * record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
+ * Layout: a JSON header line, the vault line, then one line per file: its path as a JSON string, a tab, and
+ * the record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
  * when a run needs them). Lines of unchanged files are written back as they were read.
  *
- * The vault line, second (`*` TAB key TAB fast TAB findings JSON, UTF-8; its length is in the header): the findings
+ * The vault line, second (`*` TAB key TAB fast TAB findings JSON, UTF-8; its byte length, and that of the part
+ * before the findings, are in the header): the findings
  * of every rule that reads nothing but the vault and the config (all but those marked `readsOutsideVault`),
  * as the last run made them, keyed by everything they can depend on (`vaultKey`: the vault's shape, kind and
  * skipped files, and every file's digest; the header holds the version and the config). While the key is the
