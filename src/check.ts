@@ -4,7 +4,9 @@ import { knownRuleIds } from './rules/ids.js';
 import type { Config } from './config/schema.js';
 import { resolve } from 'node:path';
 import type { CheckCache, CheckCacheOptions } from './cache/check-cache.js';
-import { runRules } from './rules/engine.js';
+import type { FastAnswer, FastInputs, FastResult } from './cache/check-cache-vault.js';
+import type { Discovery } from './vault/discover.js';
+import { compareFindings, runRules, type RunResult } from './rules/engine.js';
 import { FileRuleWorker, portableLast } from './rules/parallel.js';
 import { RULE_IDS, RULES } from './rules/index.js';
 import type { Finding } from './rules/types.js';
@@ -54,7 +56,7 @@ export interface CheckResult {
   readonly crashed: boolean;
 }
 
-export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
+export function summarize(vault: Vault, findings: readonly Finding[], notesCount?: number): Summary {
   let errors = 0,
     warnings = 0,
     infos = 0;
@@ -63,15 +65,30 @@ export function summarize(vault: Vault, findings: readonly Finding[]): Summary {
     else if (f.severity === 'warning') warnings++;
     else infos++;
   }
-  const notes = vault.kind === 'hermes' ? vault.stores.reduce((n, s) => n + s.entries.length, 0) : vault.notes.length;
+  const notes =
+    notesCount ??
+    (vault.kind === 'hermes' ? vault.stores.reduce((n, s) => n + s.entries.length, 0) : vault.notes.length);
   return { notes, errors, warnings, infos };
 }
 
-export function checkLoadedVault(vault: Vault, cache?: CheckCache, parallel?: FileRuleWorker): CheckResult {
+/** Rules that read only the vault and the config (`check --cache` may remember their findings), and the others. */
+const CLOSED_RULES = RULES.filter((r) => !r.meta.readsOutsideVault);
+const OPEN_RULES = RULES.filter((r) => r.meta.readsOutsideVault);
+
+export function checkLoadedVault(
+  vault: Vault,
+  cache?: CheckCache,
+  fast?: Omit<FastInputs, 'notes'>,
+  parallel?: FileRuleWorker,
+): CheckResult {
   mark('load');
-  let run;
+  let run: RunResult;
   try {
-    run = parallel ? runRules(vault, portableLast(RULES), parallel) : runRules(vault, RULES, cache?.findingsFor(vault));
+    run = cache
+      ? runCached(vault, cache, fast)
+      : parallel
+        ? runRules(vault, portableLast(RULES), parallel)
+        : runRules(vault, RULES);
   } finally {
     parallel?.close();
   }
@@ -80,10 +97,78 @@ export function checkLoadedVault(vault: Vault, cache?: CheckCache, parallel?: Fi
   if (cache && !crashed) {
     cache.save(vault);
     mark(
-      `cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes)`,
+      `cache (of ${vault.files.length} files, ${cache.hits.unchanged} unchanged, ${cache.hits.sameBytes} same bytes${cache.hits.vault ? ', vault rules remembered' : ''})`,
     );
   }
   return { vault, findings, summary: summarize(vault, findings), index: vault.indexInfo, crashed };
+}
+
+/**
+ * The rules with the cache: the closed rules' findings as the last run made them while nothing they read has
+ * changed (else they run, file rules reusing their per-file findings, and are remembered), then the rules that
+ * read outside the vault. Rule ids differ between the two groups and the sort is stable, so the merged list is
+ * in the order one run of every rule gives.
+ */
+function runCached(vault: Vault, cache: CheckCache, fast: Omit<FastInputs, 'notes'> | undefined): RunResult {
+  const fileFindings = cache.findingsFor(vault);
+  const inputs = fast && { ...fast, notes: summarize(vault, []).notes };
+  const remembered = cache.vaultFindings(vault, inputs);
+  const closed = remembered ? { findings: remembered, crashed: false } : runRules(vault, CLOSED_RULES, fileFindings);
+  mark(remembered ? 'rules remembered' : 'closed rules');
+  const open = runRules(vault, OPEN_RULES);
+  const crashed = closed.crashed || open.crashed;
+  if (!remembered && !crashed) cache.rememberVault(vault, closed.findings, inputs);
+  return { findings: merged(closed.findings, open.findings), crashed };
+}
+
+const merged = (closed: readonly Finding[], open: readonly Finding[]): readonly Finding[] =>
+  open.length ? [...closed, ...open].sort(compareFindings) : closed;
+
+/**
+ * `check --cache` of a vault unchanged since the last run (check-cache-vault.ts): the closed rules' findings
+ * remembered, the rules that read outside the vault run on a vault that is built only if one of them reads
+ * its files (they read the root and the config first, and usually find nothing outside to compare with).
+ */
+function checkUnchanged(root: string, config: Config, answer: FastAnswer, build: () => Vault): CheckResult {
+  const vault = lazyVault(root, answer.kind, config, answer.indexInfo, build);
+  const open = runRules(vault, OPEN_RULES);
+  mark('rules outside the vault');
+  const findings = merged(answer.findings, open.findings);
+  return {
+    vault,
+    findings,
+    summary: summarize(vault, findings, answer.notes),
+    index: answer.indexInfo,
+    crashed: open.crashed,
+  };
+}
+
+/** The parts of a Vault that `lazyVault` builds only when read. */
+const BUILT_ON_USE = [
+  'files',
+  'notes',
+  'index',
+  'catalog',
+  'secondaryIndexes',
+  'stores',
+  'skipped',
+  'byPath',
+  'otherFiles',
+] as const satisfies readonly (keyof Vault)[];
+
+/** A Vault whose root, kind, config and index figures are known, and whose files are read on first use. */
+function lazyVault(
+  root: string,
+  kind: VaultKind,
+  config: Config,
+  indexInfo: IndexInfo | null,
+  build: () => Vault,
+): Vault {
+  let built: Vault | undefined;
+  const known = { root, kind, config, indexInfo };
+  for (const key of BUILT_ON_USE)
+    Object.defineProperty(known, key, { enumerable: true, get: () => (built ??= build())[key] });
+  return Object.freeze(known) as unknown as Vault;
 }
 
 export async function checkVault(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
@@ -96,28 +181,51 @@ export async function checkVault(dir: string, options: CheckOptions = {}): Promi
     const { loadStagedVault } = await import('./vault/staged.js');
     return checkLoadedVault(loadStagedVault(dir, { config, ...(options.kind ? { kind: options.kind } : {}) }));
   }
-  const cache = options.cache ? await openCheckCache(dir, config, options.cache) : undefined;
-  // Without a cache, the rules that read one file alone run beside the rest on a second thread (large vaults).
-  const parallel = cache ? null : FileRuleWorker.create(config, resolve(dir));
-  let vault;
-  try {
-    vault = loadVault(dir, {
-      config,
-      ...(options.kind ? { kind: options.kind } : {}),
-      ...(cache ? { parseCache: cache } : {}),
-      ...(parallel ? { onParsed: parallel.add } : {}),
-    });
-  } catch (e) {
-    parallel?.close();
-    throw e;
+  if (!options.cache) {
+    // Without a cache, the rules that read one file alone run beside the rest on a second thread (large vaults).
+    const parallel = FileRuleWorker.create(config, resolve(dir));
+    let vault;
+    try {
+      vault = loadVault(dir, {
+        config,
+        ...(options.kind ? { kind: options.kind } : {}),
+        ...(parallel ? { onParsed: parallel.add } : {}),
+      });
+    } catch (e) {
+      parallel?.close();
+      throw e;
+    }
+    parallel?.finish();
+    return checkLoadedVault(vault, undefined, undefined, parallel ?? undefined);
   }
-  parallel?.finish();
-  return checkLoadedVault(vault, cache, parallel ?? undefined);
-}
-
-async function openCheckCache(dir: string, config: Config, cache: true | CheckCacheOptions): Promise<CheckCache> {
+  const cacheOptions = options.cache === true ? {} : options.cache;
   const { CheckCache } = await import('./cache/check-cache.js');
-  return CheckCache.open(resolve(dir), config, cache === true ? {} : cache);
+  const root = resolve(dir);
+  const kindOption = options.kind ?? null;
+  // The vault is built from what the fast part already found (discovery, stats), not walked again.
+  const load = (
+    kind: VaultKind | undefined,
+    fast: FastResult,
+    onDiscover?: (found: Discovery) => void,
+  ): { vault: Vault; cache: CheckCache } => {
+    const cache = CheckCache.open(root, config, cacheOptions);
+    cache.useStats(fast.stats);
+    const vault = loadVault(dir, {
+      config,
+      ...(kind ? { kind } : {}),
+      parseCache: cache,
+      ...(fast.found ? { found: fast.found } : {}),
+      ...(onDiscover ? { onDiscover } : {}),
+    });
+    return { vault, cache };
+  };
+  const fast = CheckCache.fast(root, config, kindOption, cacheOptions);
+  const { answer } = fast;
+  mark(answer ? 'unchanged since the cache' : 'cache: vault changed');
+  if (answer) return checkUnchanged(root, config, answer, () => load(answer.kind, fast).vault);
+  let found: Discovery | undefined;
+  const { vault, cache } = load(options.kind, fast, (d) => (found = d));
+  return checkLoadedVault(vault, cache, found && { found, kindOption });
 }
 
 /** The JSON object of the contract (`memlint check --format json`). */

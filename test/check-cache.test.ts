@@ -12,20 +12,23 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHECK_CACHE_FILE, CheckCache } from '../src/cache/check-cache.js';
-import { configKey, isRow } from '../src/cache/check-cache-row.js';
+import { configKey, parseRow } from '../src/cache/check-cache-row.js';
 import { checkLoadedVault, checkVault, type CheckResult } from '../src/check.js';
 import { sha1Base64 } from '../src/util/digest.js';
 import { loadVault } from '../src/vault/load.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { CACHE_KEY, VERSION } from '../src/version.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
+import { RULES } from '../src/rules/index.js';
 import type { Config } from '../src/config/schema.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin, tempDir } from './helpers/run.js';
@@ -42,11 +45,18 @@ const sleep = (ms: number): void => {
 const answer = (r: CheckResult): string =>
   JSON.stringify({ findings: r.findings, summary: r.summary, crashed: r.crashed });
 
+/** How often the vault line answered in the property runs (its fast part, its key). */
+const lineHits = { fast: 0, line: 0 };
+
 async function expectSameAnswer(dir: string, config: Config): Promise<void> {
   const cold = await checkVault(dir, { config });
+  startCounting();
   const warm = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
   expect(answer(warm)).toBe(answer(cold));
   const again = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
+  const c = stopCounting();
+  lineHits.fast += c['check.cache.unchanged'] ?? 0;
+  lineHits.line += c['check.cache.vaultLine'] ?? 0;
   expect(answer(again)).toBe(answer(cold));
 }
 
@@ -196,6 +206,9 @@ describe('check --cache gives the answer check gives', () => {
       }),
       { numRuns: RUNS },
     );
+    // The fast part answers in most runs; the line's key (touched or chmod'ed files) in some, not surely in a
+    // short local run: 'the vault line' below checks that path on its own.
+    expect(lineHits.fast).toBeGreaterThan(0);
   }, 600_000);
 
   it('reads no unchanged file twice, and re-reads one edited in place with its mtime put back', async () => {
@@ -250,13 +263,16 @@ describe('check --cache gives the answer check gives', () => {
       const line = readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8')
         .split('\n')
         .find((l) => l.startsWith('"n0.md"\t'))!;
-      return JSON.parse(line.slice(line.indexOf('\t') + 1)) as { stat: unknown };
+      return parseRow(line.slice(line.indexOf('\t') + 1))!;
     };
     writeFileSync(join(dir, 'n0.md'), clean);
     await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
     expect(rowOf().stat).toBe(null);
     sleep(MARGIN + 15);
-    await checkVault(dir, { config: DEFAULT_CONFIG, cache: { racyMarginMs: MARGIN } });
+    // The vault line's fast part would answer (it hashes the file, the same bytes): the rows' own path is
+    // what records the stat, on the next run that builds the vault (here called directly).
+    const cache = CheckCache.open(dir, DEFAULT_CONFIG, { racyMarginMs: MARGIN });
+    checkLoadedVault(loadVault(dir, { config: DEFAULT_CONFIG, parseCache: cache }), cache);
     const st = statSync(join(dir, 'n0.md'));
     expect(rowOf().stat).toEqual({
       size: st.size,
@@ -281,7 +297,7 @@ describe('check --cache gives the answer check gives', () => {
       writeFileSync(cache, junk);
       const warm = await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
       expect(answer(warm)).toBe(answer(cold));
-      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-3"/);
+      expect(readFileSync(cache, 'utf8')).toMatch(/^\{"magic":"memlint-check-cache-4"/);
     }
   });
 
@@ -313,54 +329,80 @@ describe('check --cache gives the answer check gives', () => {
     writeFileSync(file, `${[JSON.stringify(old), ...lines].join('\n')}\n`);
     const cache = CheckCache.open(dir, DEFAULT_CONFIG, { racyMarginMs: MARGIN });
     const warm = checkLoadedVault(loadVault(dir, { config: DEFAULT_CONFIG, parseCache: cache }), cache);
-    expect(cache.hits).toEqual({ unchanged: 0, sameBytes: 0 });
+    expect(cache.hits).toEqual({ unchanged: 0, sameBytes: 0, vault: 0 });
     expect(answer(warm)).toBe(answer(cold));
     const [newHead, ...newRows] = readFileSync(file, 'utf8').trimEnd().split('\n');
-    expect(JSON.parse(newHead!)).toMatchObject({ magic: 'memlint-check-cache-3', version: CACHE_KEY });
-    expect(newRows.length).toBe(rows.length);
-    for (const line of newRows)
-      expect(JSON.parse(line.slice(line.indexOf('\t') + 1))).toMatchObject({
+    expect(JSON.parse(newHead!)).toMatchObject({ magic: 'memlint-check-cache-4', version: CACHE_KEY });
+    const fileRows = newRows.filter((l) => !l.startsWith('*\t'));
+    expect(fileRows.length).toBe(rows.length);
+    for (const line of fileRows)
+      expect(parseRow(line.slice(line.indexOf('\t') + 1))).toMatchObject({
         role: expect.any(String),
         digest: expect.any(String),
       });
   });
 
-  it('a row with a field of the wrong type is a miss (isRow checks every named field)', async () => {
+  it('a row with a cell of the wrong shape is a miss (parseRow and every JSON cell check what they read)', async () => {
     const dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
     await checkVault(dir, { config: DEFAULT_CONFIG, cache: true });
     const line = readFileSync(join(dir, CHECK_CACHE_FILE), 'utf8')
       .split('\n')
       .find((l) => l.startsWith('"project_ports.md"\t'))!;
-    const row = (): Record<string, Record<string, unknown>> =>
-      JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, Record<string, unknown>>;
-    expect(isRow(row())).toBe(true);
-    expect(row().frontmatter).not.toBe(null);
-    const bad: [string, string | null, unknown][] = [
-      ['role', null, 1],
-      ['digest', null, null],
-      ['flags', null, '0'],
-      ['findings', null, []],
-      ['links', null, [1, 2]],
-      ['codeRanges', null, [1]],
-      ['frontmatter', 'yamlOffset', '4'],
-      ['frontmatter', 'hasData', 1],
-      ['frontmatter', 'error', 'x'],
-      ['frontmatter', 'cutValues', null],
-      ['meta', 'name', 5],
-      ['meta', 'shape', null],
-      ['meta', 'origin', undefined],
-      ['stat', null, 0],
-      ['stat', null, [1, 2, 3, 4, 5]],
+    const cells = line.slice(line.indexOf('\t') + 1).split('\t');
+    expect(cells.length).toBe(8);
+    const read = (c: string[]) => {
+      const row = parseRow(c.join('\t'));
+      return (
+        row && {
+          head: row.head.get(),
+          links: row.links.get(),
+          code: row.codeRanges.get(),
+          findings: row.findings.get(),
+        }
+      );
+    };
+    const good = read(cells)!;
+    expect(good.head?.frontmatter).not.toBe(null);
+    for (const part of Object.values(good)) expect(part).not.toBe(null);
+    const json = (i: number) => JSON.parse(cells[i]!) as Record<string, Record<string, unknown>>;
+    const withCell = (i: number, v: string): string[] => cells.map((c, j) => (j === i ? v : c));
+    const withHead = (edit: (h: Record<string, Record<string, unknown>>) => void): string[] => {
+      const h = json(4);
+      edit(h);
+      return withCell(4, JSON.stringify(h));
+    };
+    const rowMiss: [string, string[]][] = [
+      ['role', withCell(0, 'note?')],
+      ['digest', withCell(1, '')],
+      ['stat: four numbers', withCell(2, '1,2,3,4')],
+      ['stat: not numbers', withCell(2, 'a,b,c,d,e')],
+      ['flags', withCell(3, '7')],
+      ['one cell too many', [...cells, '{}']],
+      ['one cell too few', cells.slice(0, 7)],
     ];
-    for (const [field, inner, value] of bad) {
-      const r = row();
-      if (inner === null) r[field] = value as Record<string, unknown>;
-      else if (value === undefined) delete r[field]![inner];
-      else r[field]![inner] = value;
-      expect(
-        isRow(JSON.parse(JSON.stringify(r))),
-        `${field}${inner ? `.${inner}` : ''} = ${JSON.stringify(value)}`,
-      ).toBe(false);
+    for (const [what, c] of rowMiss) expect(read(c), what).toBe(null);
+    const partMiss: [string, 'head' | 'links' | 'code' | 'findings', string[]][] = [
+      ['frontmatter.yamlOffset', 'head', withHead((h) => (h.frontmatter!.yamlOffset = '4'))],
+      ['frontmatter.hasData', 'head', withHead((h) => (h.frontmatter!.hasData = 1))],
+      ['frontmatter.error', 'head', withHead((h) => (h.frontmatter!.error = 'x'))],
+      ['frontmatter.cutValues', 'head', withHead((h) => (h.frontmatter!.cutValues = null))],
+      ['meta.name', 'head', withHead((h) => (h.meta!.name = 5))],
+      ['meta.shape', 'head', withHead((h) => (h.meta!.shape = null))],
+      ['meta.origin missing', 'head', withHead((h) => delete h.meta!.origin)],
+      ['head not JSON', 'head', withCell(4, '{"frontmatter":')],
+      ['links: a partial link', 'links', withCell(5, '[1,2]')],
+      ['links: a number for a target', 'links', withCell(5, '["wikilink",7,0,5,1,1,0,"missing",0]')],
+      ['links: an object for resolved', 'links', withCell(5, '["wikilink","x",0,5,1,1,{},"missing",0]')],
+      ['codeRanges: odd', 'code', withCell(6, '[1]')],
+      ['codeRanges: a string', 'code', withCell(6, '["1","2"]')],
+      ['findings: an array', 'findings', withCell(7, '[]')],
+      ['findings: a rule with an object', 'findings', withCell(7, '{"security/secret":{}}')],
+      ['findings: unknown', 'findings', withCell(7, 'null')],
+    ];
+    for (const [what, part, c] of partMiss) {
+      const r = read(c);
+      expect(r, what).not.toBe(null);
+      expect(r![part], what).toBe(null);
     }
   });
 
@@ -392,6 +434,189 @@ describe('check --cache gives the answer check gives', () => {
     expect(unwritable.code).toBe(plain.code);
     expect(unwritable.stderr).toBe('');
     expect(runBin(['check', dir, '--cache-strategy', 'mtime']).code).toBe(2);
+  });
+});
+
+describe('the vault line (the closed rules remembered whole)', () => {
+  /**
+   * One run with the cache: its answer, and what answered the closed rules: `fast` (the vault line's fast part,
+   * before the vault was built), `line` (the vault line's key, after), or `none` (they ran).
+   */
+  const warm = async (dir: string, config: Config): Promise<{ answer: string; how: 'fast' | 'line' | 'none' }> => {
+    startCounting();
+    const result = await checkVault(dir, { config, cache: { racyMarginMs: MARGIN } });
+    const c = stopCounting();
+    const how = c['check.cache.unchanged'] ? 'fast' : c['check.cache.vaultLine'] ? 'line' : 'none';
+    return { answer: answer(result), how };
+  };
+  const cold = async (dir: string, config: Config): Promise<string> => answer(await checkVault(dir, { config }));
+
+  it('answers only while nothing a closed rule reads has changed: edit, add, remove, rename, catalog, index, config', async () => {
+    let dir = copyToTemp(join(process.cwd(), 'fixtures', 'demo-vault'));
+    let config: Config = DEFAULT_CONFIG;
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    expect(await warm(dir, config)).toEqual({ answer: await cold(dir, config), how: 'fast' });
+    const ports = join(dir, 'project_ports.md');
+    const changes: [string, () => void | Promise<void>][] = [
+      [
+        'a note edited: a broken wikilink added',
+        () => writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nSee [[no-such-note]].\n`),
+      ],
+      [
+        'a note edited in place: same size, mtime put back, the link fixed',
+        async () => {
+          const st = statSync(ports);
+          const text = readFileSync(ports, 'utf8');
+          writeFileSync(ports, text.replace('[[no-such-note]]', '[[ports]]'.padEnd('[[no-such-note]]'.length, ' ')));
+          utimesSync(ports, st.atime, st.mtime);
+          expect(statSync(ports).size).toBe(st.size);
+        },
+      ],
+      [
+        'a note added that a broken link names',
+        async () => {
+          writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nAnd [[no-such-note]].\n`);
+          sleep(MARGIN + 15);
+          await warm(dir, config);
+          writeFileSync(
+            join(dir, 'no-such-note.md'),
+            '---\nname: no-such-note\ndescription: d\ntype: user\n---\nHere now.\n',
+          );
+        },
+      ],
+      ['the note removed again', () => rmSync(join(dir, 'no-such-note.md'))],
+      [
+        'a note renamed by its name (what [[role]] resolves by)',
+        async () => {
+          const role = join(dir, 'user_role.md');
+          writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nAsk [[role]].\n`);
+          sleep(MARGIN + 15);
+          await warm(dir, config);
+          writeFileSync(role, readFileSync(role, 'utf8').replace('name: role', 'name: the-role'));
+        },
+      ],
+      [
+        'a broken wikilink to a name that is not ASCII (the vault line is UTF-8, the rows ASCII)',
+        () => writeFileSync(ports, `${readFileSync(ports, 'utf8')}\nSee [[設計-メモ]] and [[café]].\n`),
+      ],
+      [
+        'the catalog changed',
+        () => writeFileSync(join(dir, 'CATALOG.md'), '# Memory catalog\n\n- [ports](project_ports.md) — ports\n'),
+      ],
+      [
+        'the index changed',
+        () =>
+          writeFileSync(
+            join(dir, 'MEMORY.md'),
+            `${readFileSync(join(dir, 'MEMORY.md'), 'utf8')}- [gone](gone.md) — gone\n`,
+          ),
+      ],
+      [
+        'the vault moved (an absolute link in the index resolves against the root)',
+        async () => {
+          const index = join(dir, 'MEMORY.md');
+          writeFileSync(index, `${readFileSync(index, 'utf8')}- [abs](${dir}/nowhere.md) — absolute\n`);
+          sleep(MARGIN + 15);
+          await warm(dir, config);
+          renameSync(dir, `${dir}-moved`);
+          dir = `${dir}-moved`;
+        },
+      ],
+      [
+        'a skipped file appeared (a link out of the vault)',
+        () => symlinkSync('/etc/hostname', join(dir, 'outside.md')),
+      ],
+      [
+        'the config changed',
+        async () => {
+          config = { ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, 'note/broken-wikilink': 'error' } };
+        },
+      ],
+    ];
+    for (const [what, change] of changes) {
+      const before = await cold(dir, config);
+      await change();
+      const now = await cold(dir, config);
+      expect(now, `${what}: the change must change the answer, or the test proves nothing`).not.toBe(before);
+      expect(await warm(dir, config), what).toEqual({ answer: now, how: 'none' });
+      sleep(MARGIN + 15);
+      // Answered by the line's key, or already by its fast part (when the run before trusted every stat).
+      const then = await warm(dir, config);
+      expect(then.answer, `${what}, then unchanged`).toBe(now);
+      expect(then.how, `${what}, then unchanged`).not.toBe('none');
+      expect(await warm(dir, config), `${what}, then unchanged again`).toEqual({ answer: now, how: 'fast' });
+    }
+    // Touched, the same bytes: the fast part sees a new stat and gives way; the line's key (digests) still holds.
+    utimesSync(join(dir, 'project_ports.md'), 1_700_000_000, 1_700_000_000);
+    expect(await warm(dir, config)).toEqual({ answer: await cold(dir, config), how: 'line' });
+    // Told another kind than the one found: neither answers.
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    expect((await warm(dir, config)).how).toBe('fast');
+    const asHermes = answer(await checkVault(dir, { config, kind: 'hermes' }));
+    startCounting();
+    const told = await checkVault(dir, { config, kind: 'hermes', cache: { racyMarginMs: MARGIN } });
+    expect(stopCounting()).not.toHaveProperty('check.cache.unchanged');
+    expect(answer(told)).toBe(asHermes);
+  });
+
+  it('rules that read outside the vault run every time: a context file beside the vault, added after the line was written', async () => {
+    const fixture = join(
+      process.cwd(),
+      'fixtures',
+      'memory',
+      'duplicates-context-file',
+      'note-repeats-claude-md',
+      'vault',
+    );
+    const dir = copyToTemp(fixture, 'memory');
+    const claude = readFileSync(join(dir, 'CLAUDE.md'), 'utf8');
+    rmSync(join(dir, 'CLAUDE.md'));
+    const config: Config = {
+      ...DEFAULT_CONFIG,
+      rules: { ...DEFAULT_CONFIG.rules, 'memory/duplicates-context-file': { options: { home: null } } },
+    };
+    const dup = (a: string): number =>
+      (JSON.parse(a) as CheckResult).findings.filter((f) => f.ruleId === 'memory/duplicates-context-file').length;
+    sleep(MARGIN + 15);
+    await warm(dir, config);
+    const quiet = await warm(dir, config);
+    expect(quiet.how).toBe('fast');
+    expect(dup(quiet.answer)).toBe(0);
+    writeFileSync(join(dir, '..', 'CLAUDE.md'), claude);
+    const loud = await warm(dir, config);
+    expect(loud).toEqual({ answer: await cold(dir, config), how: 'fast' });
+    expect(dup(loud.answer)).toBe(2);
+  });
+});
+
+describe('which rules the vault line may remember', () => {
+  /** What can read outside the vault: the file system, the home folder, git, the environment. */
+  const OUTSIDE = /from 'node:(?:fs|os|child_process)'|util\/git\.js'|process\.env|homedir\(/;
+  /** Read only for counting (MEMLINT_COUNTERS), never for a finding. */
+  const HARMLESS = new Set([join('src', 'util', 'counters.ts')]);
+  const IMPORT = /^import\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/gms;
+  const closure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = join(dirname(file), m[1]!.replace(/\.js$/, '.ts'));
+      if (existsSync(target)) closure(target, seen);
+    }
+    return seen;
+  };
+
+  it('every rule whose code (or what it imports) can read outside the vault is marked readsOutsideVault, and no other', () => {
+    const marked: string[] = [];
+    for (const rule of RULES) {
+      const source = join('src', 'rules', `${rule.id}.ts`);
+      expect(existsSync(source), source).toBe(true);
+      const reads = [...closure(source)].filter((f) => !HARMLESS.has(f) && OUTSIDE.test(readFileSync(f, 'utf8')));
+      expect(Boolean(rule.meta.readsOutsideVault), `${rule.id}: ${reads.join(', ')}`).toBe(reads.length > 0);
+      if (rule.meta.readsOutsideVault) marked.push(rule.id);
+    }
+    expect(marked.sort()).toEqual(['memory/duplicates-context-file', 'memory/restates-project']);
   });
 });
 

@@ -5,37 +5,54 @@
  * not to be racy) is taken as unchanged without being read, as git's index does. A record holds
  * the parse (front matter offsets and findings, metadata, links, code ranges) and the findings of
  * the file rules (rules whose findings depend on one file only). Rules that look across files run
- * every time. A corrupt or foreign cache file is ignored and rewritten.
+ * whenever anything in the vault changed (the vault line, below). A corrupt or foreign cache file is ignored
+ * and rewritten.
  *
- * Layout: a JSON header line, then one line per file: its path as a JSON string, a tab, and the
- * record as JSON. Lines of unchanged files are written back as they were read.
+ * Layout: a JSON header line, the vault line, then one line per file: its path as a JSON string, a tab, and
+ * the record (check-cache-row.ts `parseRow`: the cells the stat fast path reads, then JSON cells decoded only
+ * when a run needs them). Lines of unchanged files are written back as they were read.
+ *
+ * The vault line, second (`*` TAB key TAB fast TAB findings JSON, UTF-8; its byte length, and that of the part
+ * before the findings, are in the header): the findings
+ * of every rule that reads nothing but the vault and the config (all but those marked `readsOutsideVault`),
+ * as the last run made them, keyed by everything they can depend on (`vaultKey`: the vault's shape, kind and
+ * skipped files, and every file's digest; the header holds the version and the config). While the key is the
+ * same, those rules are not run: their answer is the one remembered. The fast part (check-cache-vault.ts)
+ * answers an unchanged vault from this line alone, before the vault is built. Rules that read outside the
+ * vault (the project, context files) run every time.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
 import type { Finding } from '../rules/types.js';
+import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { trustedBefore, writeCacheFile } from '../util/cache-dir.js';
-import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile } from '../vault/model.js';
+import type { FileRole, FileStat, Link, ParseCache, ParseRecord, Vault, VaultFile, VaultKind } from '../vault/model.js';
 import {
-  asciiOnly,
   configKey,
   decodeLinks,
   decodeParse,
   encodeFile,
-  isRow,
   isTrusted,
   keyOf,
+  parseRow,
+  Part,
   sameLinks,
   type Row,
 } from './check-cache-row.js';
 import { CACHE_KEY } from '../version.js';
+import { fastAnswer, HASHED, keyOfDiscovery, statCell, type FastInputs, type FastResult } from './check-cache-vault.js';
 
 export const CHECK_CACHE_FILE = join('.memlint', 'cache', 'check-v1.jsonl');
 // 2: a link's suggestion may be -1 (did-you-mean never asked for it, check-cache-row.ts): a reader of format 1 would take it for a stem.
 // 3: rows are objects with named fields (check-cache-row.ts `Row`), no longer positional arrays.
-const MAGIC = 'memlint-check-cache-3';
+// 4: a row's cells are tab-separated, the JSON ones decoded on first use; the vault line.
+const MAGIC = 'memlint-check-cache-4';
+/** The first cell of the vault line (a file's key is a JSON string: it starts with a quote). */
+const VAULT_LINE = '*';
 
 interface Header {
   magic: string;
@@ -43,16 +60,22 @@ interface Header {
   config: string;
   kind: string;
   shape: string;
+  /** The length in bytes (UTF-8) of the vault line (the second), 0 without one. */
+  vaultLine?: number;
+  /** The length in bytes of the vault line up to its findings cell. */
+  vaultFast?: number;
 }
 
 interface Entry {
-  /** The record as read from disk, until parsed. */
+  /** The path as a JSON string, ASCII only (`keyOf`): the line's first cell. */
+  readonly key: string;
+  /** The record as read from disk (after its key), until parsed. */
   line: string | null;
   row: Row | null;
   /** sha1 of the bytes in this run (read now, or unchanged since the record). */
   digest?: string;
   stat?: FileStat;
-  /** Parsed now: the file rules' findings must be computed. */
+  /** Parsed now (or its recorded findings did not read): the file rules' findings must be computed. */
   fresh: boolean;
   /** The line must be written again (fresh, or same bytes with a new stat). */
   rewrite: boolean;
@@ -73,6 +96,8 @@ export interface CheckCacheOptions {
   readonly racyMarginMs?: number;
 }
 
+const isFindingList = (v: unknown): v is Finding[] => Array.isArray(v);
+
 export class CheckCache implements ParseCache {
   /** By path as a JSON string (how lines are keyed on disk). */
   private readonly entries = new Map<string, Entry>();
@@ -85,13 +110,27 @@ export class CheckCache implements ParseCache {
   private readonly trustStat: boolean;
   private kindMatches = false;
   private readonly trustedBefore: number;
-  /** Files answered from the cache in this run: without reading them, and after reading and hashing them. */
-  readonly hits = { unchanged: 0, sameBytes: 0 };
+  /** The vault line as read (after its `*`), and its key and findings (decoded only on a hit). */
+  private readonly vaultRead: {
+    readonly line: string;
+    readonly key: string;
+    readonly findings: Part<Finding[]>;
+  } | null;
+  /** The vault line to write: the key, the fast part and the findings as JSON (those read, while they hold). */
+  private vaultNow: { readonly key: string; readonly fast: string; readonly json: string } | null = null;
+  /** The closed rules were answered from the vault line: no file rule ran in this run. */
+  private fileRulesSkipped = false;
+  /**
+   * Files answered from the cache in this run: without reading them, and after reading and hashing them;
+   * `vault` 1 when the closed rules' findings were the remembered ones.
+   */
+  readonly hits = { unchanged: 0, sameBytes: 0, vault: 0 };
 
   private constructor(
     file: string,
     header: Header,
     lines: Map<string, string>,
+    vaultLine: string | null,
     stale: boolean,
     options: CheckCacheOptions,
   ) {
@@ -103,39 +142,79 @@ export class CheckCache implements ParseCache {
     this.header = header;
     this.stale = stale;
     this.linesRead = lines.size;
-    for (const [key, line] of lines) this.entries.set(key, { line, row: null, fresh: false, rewrite: false });
+    for (const [key, line] of lines) this.entries.set(key, { key, line, row: null, fresh: false, rewrite: false });
+    const cells = vaultLine === null ? [] : vaultLine.split('\t');
+    this.vaultRead =
+      vaultLine !== null && cells.length === 3
+        ? { line: vaultLine, key: cells[0]!, findings: new Part(cells[2]!, isFindingList) }
+        : null;
+  }
+
+  /**
+   * The answer remembered for an unchanged vault (check-cache-vault.ts), found without building the vault, or
+   * undefined. `kindOption`: the kind the run is told (`--kind`), null when it finds it.
+   */
+  static fast(
+    vaultRoot: string,
+    config: Config,
+    kindOption: VaultKind | null,
+    options: CheckCacheOptions = {},
+  ): FastResult {
+    if ((options.strategy ?? 'stat') !== 'stat') return {};
+    const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
+    return fastAnswer(
+      file,
+      { magic: MAGIC, version: CACHE_KEY, config: configKey(config) },
+      vaultRoot,
+      config,
+      kindOption,
+    );
   }
 
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
     const header: Header = { magic: MAGIC, version: CACHE_KEY, config: configKey(config), kind: '', shape: '' };
     const lines = new Map<string, string>();
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch {
-      return new CheckCache(file, header, lines, true, options);
+      return new CheckCache(file, header, lines, null, true, options);
     }
-    const firstBreak = text.indexOf('\n');
+    const firstBreak = bytes.indexOf(10);
     let old: Partial<Header> = {};
     try {
-      old = JSON.parse(text.slice(0, firstBreak === -1 ? text.length : firstBreak)) as Partial<Header>;
+      old = JSON.parse(bytes.toString('utf8', 0, firstBreak === -1 ? bytes.length : firstBreak)) as Partial<Header>;
     } catch {
       /* corrupt: rebuilt */
     }
     if (old.magic !== MAGIC || old.version !== CACHE_KEY || old.config !== header.config || firstBreak === -1)
-      return new CheckCache(file, header, lines, true, options);
+      return new CheckCache(file, header, lines, null, true, options);
     header.kind = typeof old.kind === 'string' ? old.kind : '';
     header.shape = typeof old.shape === 'string' ? old.shape : '';
-    let at = firstBreak + 1;
+    // The vault line is UTF-8 (`vaultLine` bytes, after the header); the rows after it are ASCII (one byte a
+    // character in memory, which a single non-ASCII character anywhere in the same string would double).
+    const lineBytes = typeof old.vaultLine === 'number' && Number.isInteger(old.vaultLine) ? old.vaultLine : 0;
+    const rowsAt = lineBytes > 0 ? firstBreak + 1 + lineBytes + 1 : firstBreak + 1;
+    const line = lineBytes > 0 ? bytes.toString('utf8', firstBreak + 1, rowsAt - 1) : '';
+    let vaultLine: string | null = line.startsWith(`${VAULT_LINE}\t`) ? line.slice(VAULT_LINE.length + 1) : null;
+    // Rows are written ASCII: then latin1 is the same decoding, a copy (a foreign file is decoded as UTF-8).
+    const rows = bytes.subarray(Math.min(rowsAt, bytes.length));
+    const text = rows.toString(isAscii(rows) ? 'latin1' : 'utf8');
+    let at = 0;
     while (at < text.length) {
       let end = text.indexOf('\n', at);
       if (end === -1) end = text.length;
       const tab = text.indexOf('\t', at);
-      if (tab !== -1 && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
+      if (tab !== -1 && tab < end) {
+        const key = text.slice(at, tab);
+        if (key === VAULT_LINE)
+          vaultLine = null; // one where rows are: not written by this format, not trusted
+        else lines.set(key, text.slice(tab + 1, end));
+      }
       at = end + 1;
     }
-    return new CheckCache(file, header, lines, false, options);
+    return new CheckCache(file, header, lines, vaultLine, false, options);
   }
 
   private entry(path: string): Entry {
@@ -144,7 +223,7 @@ export class CheckCache implements ParseCache {
     const key = keyOf(path);
     e = this.entries.get(key);
     if (!e) {
-      e = { line: null, row: null, fresh: false, rewrite: false };
+      e = { key, line: null, row: null, fresh: false, rewrite: false };
       this.entries.set(key, e);
     }
     this.seen.set(path, e);
@@ -153,15 +232,20 @@ export class CheckCache implements ParseCache {
 
   private row(e: Entry): Row | null {
     if (e.row === null && e.line !== null) {
-      try {
-        const v: unknown = JSON.parse(e.line);
-        if (isRow(v)) e.row = v;
-      } catch {
-        /* a corrupt line is a miss */
-      }
+      e.row = parseRow(e.line);
       if (e.row === null) e.line = null;
     }
     return e.row;
+  }
+
+  /** The row's parse, or undefined (and the row dropped) when its head does not read. */
+  private record(e: Entry, row: Row): ParseRecord | undefined {
+    const record = decodeParse(row);
+    if (!record) {
+      e.row = null;
+      e.line = null;
+    }
+    return record;
   }
 
   unchanged(path: string, absPath: string, role: FileRole): { record: ParseRecord; stat: FileStat } | undefined {
@@ -169,13 +253,15 @@ export class CheckCache implements ParseCache {
     const row = this.row(e);
     const was = row?.stat;
     if (!this.trustStat || !row || row.role !== role || !was) return undefined;
-    const st = statSync(absPath, { throwIfNoEntry: false });
+    const st = this.prefetched?.get(absPath) ?? statSync(absPath, { throwIfNoEntry: false });
     if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino)
       return undefined;
+    const record = this.record(e, row);
+    if (!record) return undefined;
     e.digest = row.digest;
     e.stat = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode, ctimeMs: st.ctimeMs, ino: st.ino };
     this.hits.unchanged++;
-    return { record: decodeParse(row), stat: e.stat };
+    return { record, stat: e.stat };
   }
 
   reuse(path: string, role: FileRole, bytes: Uint8Array, stat: FileStat): ParseRecord | undefined {
@@ -183,7 +269,8 @@ export class CheckCache implements ParseCache {
     e.digest = sha1Base64(bytes);
     e.stat = stat;
     const row = this.row(e);
-    if (row && row.role === role && row.digest === e.digest) {
+    const record = row && row.role === role && row.digest === e.digest ? this.record(e, row) : undefined;
+    if (row && record) {
       this.hits.sameBytes++;
       // Same bytes: the line is written again only to record a new stat (touched, checked out
       // again) or one that has become old enough to trust.
@@ -196,7 +283,7 @@ export class CheckCache implements ParseCache {
         was.ino === stat.ino &&
         was.mode === stat.mode;
       if (!sameStat && (was !== null || this.trusted(stat))) e.rewrite = true;
-      return decodeParse(row);
+      return record;
     }
     e.row = null;
     e.line = null;
@@ -217,6 +304,13 @@ export class CheckCache implements ParseCache {
   }
 
   private shapeMatches = false;
+  /** Stats the fast part took a moment ago in this run (`CheckCache.fast`), by absolute path. */
+  private prefetched: ReadonlyMap<string, Stats> | undefined;
+
+  /** Use these stats (taken in this run, by absolute path) instead of taking them again. */
+  useStats(stats: ReadonlyMap<string, Stats> | undefined): void {
+    this.prefetched = stats;
+  }
 
   useShape(shape: string): void {
     this.shapeMatches = this.header.shape === shape;
@@ -226,10 +320,14 @@ export class CheckCache implements ParseCache {
   resolvedLinks(
     path: string,
     suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null,
-  ): readonly Link[] | undefined {
+  ): (() => readonly Link[] | undefined) | undefined {
     const e = this.seen.get(path);
     const row = e && !e.fresh ? e.row : null;
-    return this.shapeMatches && row ? Object.freeze(decodeLinks(row.links, suggest)) : undefined;
+    if (!this.shapeMatches || !row) return undefined;
+    return () => {
+      const flat = row.links.get();
+      return flat ? Object.freeze(decodeLinks(flat, suggest)) : undefined;
+    };
   }
 
   /** Findings of file rules, for this vault: answered only when the vault's kind is the one cached. */
@@ -250,7 +348,14 @@ export class CheckCache implements ParseCache {
     return {
       get: (file, ruleId) => {
         const e = known(file);
-        return e && !e.fresh ? (e.row?.findings[ruleId] ?? []) : undefined;
+        if (!e || e.fresh) return undefined;
+        const recorded = e.row?.findings.get();
+        if (recorded) return recorded[ruleId] ?? [];
+        // The recorded findings do not read: this file's file rules run now, and are recorded again.
+        e.fresh = true;
+        e.rewrite = true;
+        e.findings = {};
+        return undefined;
       },
       set: (file, ruleId, findings) => {
         const e = known(file);
@@ -259,32 +364,109 @@ export class CheckCache implements ParseCache {
     };
   }
 
+  /**
+   * Everything the closed rules' findings can depend on besides the version and the config (the header's):
+   * the shape (root, every file's path and role, notes' names, the other files), the kind, the skipped
+   * files, and every file's digest; a file with a decoding problem by its text and its problem.
+   */
+  private vaultKey(vault: Vault): string {
+    const parts: string[] = [this.header.shape, vault.kind, JSON.stringify(vault.skipped)];
+    for (const f of vault.files) {
+      const e = f.problem === null ? this.seen.get(f.path) : undefined;
+      parts.push(f.path, e?.digest ?? `${sha1Base64(f.bytes)} ${sha1Base64(f.text)} ${JSON.stringify(f.problem)}`);
+    }
+    return sha1Base64(parts.join('\u0000'));
+  }
+
+  /**
+   * The findings the closed rules (every rule but those that read outside the vault) made in the last run, if
+   * everything they read is as it was then; else undefined (run them, then `rememberVault`).
+   */
+  vaultFindings(vault: Vault, inputs?: FastInputs): readonly Finding[] | undefined {
+    if (this.stale || !this.vaultRead) return undefined;
+    const key = this.vaultKey(vault);
+    if (key !== this.vaultRead.key) return undefined;
+    const findings = this.vaultRead.findings.get();
+    if (!findings) return undefined;
+    this.vaultNow = { key, fast: this.fastPart(vault, inputs), json: this.vaultRead.findings.raw() };
+    this.fileRulesSkipped = true;
+    this.hits.vault = 1;
+    count('check.cache.vaultLine');
+    return findings;
+  }
+
+  /** The closed rules' findings of this run (they ran: `vaultFindings` gave nothing), for the next. */
+  rememberVault(vault: Vault, findings: readonly Finding[], inputs?: FastInputs): void {
+    this.vaultNow = { key: this.vaultKey(vault), fast: this.fastPart(vault, inputs), json: JSON.stringify(findings) };
+  }
+
+  /** The fast part for this vault, or `-` while any file's stat is unknown or too recent to trust. */
+  private fastPart(vault: Vault, inputs: FastInputs | undefined): string {
+    if (!inputs || !this.trustStat) return '-';
+    const files: string[] = [];
+    for (const f of vault.files) {
+      const e = this.seen.get(f.path);
+      const st = e?.stat;
+      if (!st || e.digest === undefined) return '-';
+      // A stat too recent to trust (racy clean): the next run reads and hashes that file instead.
+      files.push(f.path, isTrusted(st, this.trustedBefore) ? statCell(st) : `${HASHED}${e.digest}`);
+    }
+    return JSON.stringify({
+      root: vault.root,
+      kindOption: inputs.kindOption,
+      kind: vault.kind,
+      found: keyOfDiscovery(inputs.found),
+      files,
+      notes: inputs.notes,
+      indexInfo: vault.indexInfo,
+    });
+  }
+
   /** Writes the cache for the files of this vault, unless nothing changed. Never throws. */
   save(vault: Vault): void {
     const written = new Set<Entry>();
     let unchangedLines = 0;
-    let changed = this.stale || !this.kindMatches || !this.shapeMatches;
-    const out: string[] = [JSON.stringify(this.header)];
+    const vaultLine = this.vaultNow && `${this.vaultNow.key}\t${this.vaultNow.fast}\t${this.vaultNow.json}`;
+    let changed = this.stale || !this.kindMatches || !this.shapeMatches || vaultLine !== (this.vaultRead?.line ?? null);
+    const out: string[] = [];
     for (const f of vault.files) {
       const e = this.seen.get(f.path);
       if (!e || e.digest === undefined || f.problem !== null || written.has(e)) continue;
       written.add(e);
       if (e.rewrite || (!this.shapeMatches && !sameLinks(e.row, f.links))) {
         changed = true;
-        const findings = (e.fresh ? e.findings : (e.findings ?? e.row?.findings)) ?? {};
-        out.push(
-          `${keyOf(f.path)}\t${asciiOnly(JSON.stringify(encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)))}`,
-        );
+        // A file parsed now while the file rules did not run (the vault line answered) has no findings to
+        // record: `null` reads as unknown, and the next run that runs the file rules runs them on it.
+        const findings = e.fresh
+          ? this.fileRulesSkipped
+            ? 'null'
+            : (e.findings ?? {})
+          : (e.findings ?? e.row?.findings.raw() ?? 'null');
+        out.push(`${e.key}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}`);
       } else if (e.line !== null) {
         unchangedLines++;
-        out.push(`${keyOf(f.path)}\t${e.line}`);
+        out.push(`${e.key}\t${e.line}`);
       }
     }
     // A file gone since the last run leaves a line behind that is not written again.
     if (unchangedLines !== this.linesRead) changed = true;
     if (!changed) return;
+    const head: string[] = [];
+    if (vaultLine !== null) {
+      const v = this.vaultNow!;
+      const prefix = `${VAULT_LINE}\t${v.key}\t${v.fast}\t`;
+      const line = `${prefix}${v.json}`;
+      // The fast part reads the line up to its findings (`vaultFast` bytes), and those only when they answer.
+      head.push(
+        JSON.stringify({ ...this.header, vaultLine: Buffer.byteLength(line), vaultFast: Buffer.byteLength(prefix) }),
+        line,
+      );
+    } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
-      writeCacheFile(this.file, `${out.join('\n')}\n`);
+      // Two strings, not one: the ASCII rows stay a one-byte string however the vault line is written.
+      const parts = [Buffer.from(`${head.join('\n')}\n`, 'utf8')];
+      if (out.length) parts.push(Buffer.from(`${out.join('\n')}\n`, 'utf8'));
+      writeCacheFile(this.file, Buffer.concat(parts));
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.
     }

@@ -60,6 +60,12 @@ export interface RuleMeta<Options> {
   readonly options?: z.ZodType<Options>;
   /** What `options.parse({})` gives: used when the config sets no options, so zod is not loaded. Required with `options`. */
   readonly defaults?: Options;
+  /**
+   * The rule reads something besides the vault and the config (project files, git, context files, the
+   * home folder): `check --cache` runs it every time. Every other rule's findings are taken as a function of
+   * the vault's files and the config, and remembered while those are unchanged (src/cache/check-cache.ts).
+   */
+  readonly readsOutsideVault?: true;
 }
 
 interface RuleBase<Options> {

@@ -66,8 +66,7 @@ export function parseMarkdown(
   const frontmatter = readable && role === 'note' ? splitFrontmatter(text) : null;
   const bodyOffset = frontmatter ? frontmatter.bodyOffset : 0;
   const meta = frontmatter?.data ? readMeta(frontmatter.data) : EMPTY_META;
-  const scan =
-    readable && role !== 'hermes-store' && options.scan !== false ? scanMarkdown(text, bodyOffset) : EMPTY_SCAN;
+  const scan = readable && options.scan !== false ? scanFor(role, text, bodyOffset) : EMPTY_SCAN;
   if (cache && problem === null) cache.keep(path);
   const positions = lazyPositions(() => text);
   return {
@@ -90,6 +89,10 @@ export function parseMarkdown(
     ...positions,
   };
 }
+
+/** The links and code of a readable file's text in this role (a Hermes store's entries are not markdown). */
+export const scanFor = (role: FileRole, text: string, bodyOffset: number): ScanResult =>
+  role === 'hermes-store' ? EMPTY_SCAN : scanMarkdown(text, bodyOffset);
 
 /** The text of a file's first bytes, cut at the last whole character (a BOM dropped, bad bytes as U+FFFD). */
 function headText(bytes: Uint8Array): string {
@@ -134,11 +137,13 @@ function fromRecord(
  */
 export function makeVaultFile(
   p: ParsedFile,
-  links: readonly Link[],
+  given: readonly Link[] | (() => readonly Link[]),
   as?: Partial<Omit<VaultFile, 'links' | 'codeRanges'>>,
 ): VaultFile {
-  // A file reused from `check --cache` keeps its text undecoded until a rule reads it.
-  if (p.reused && as === undefined) return Object.freeze(new ReusedVaultFile(p, links));
+  // A file reused from `check --cache` keeps its text undecoded, and its links (when given as a function)
+  // unread, until a rule reads them.
+  if (p.reused && as === undefined) return Object.freeze(new ReusedVaultFile(p, given));
+  const links = typeof given === 'function' ? given() : given;
   const f: VaultFile = {
     path: p.path,
     absPath: p.absPath,

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import { sha1Base64 } from '../util/digest.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
-import { discover, type DiscoveredFile } from './discover.js';
+import { discover, type DiscoveredFile, type Discovery } from './discover.js';
 import { makeVaultFile, readMarkdownFile } from './file.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
@@ -32,6 +32,10 @@ export interface LoadOptions {
   readonly parseCache?: ParseCache;
   /** Told of each file of the vault once it is parsed, in order, with the size limit it was read with and the vault's kind. */
   readonly onParsed?: (p: ParsedFile, maxBytes: number, kind: VaultKind) => void;
+  /** Told what discovery found (`check --cache` records it, to know an unchanged vault next time). */
+  readonly onDiscover?: (found: Discovery) => void;
+  /** What `discover(root)` found a moment ago in this run (`check --cache` looked already): not walked again. */
+  readonly found?: Discovery;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -86,11 +90,12 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   const { config } = options;
   let found;
   try {
-    found = discover(root);
+    found = options.found ?? discover(root);
   } catch (e) {
     throw new VaultError(`cannot list vault ${root}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   mark('discover');
+  options.onDiscover?.(found);
   const parsedCache = new Map<string, ParsedFile>();
   const parse = (f: DiscoveredFile, role: FileRole): ParsedFile => {
     let p = parsedCache.get(f.path);
@@ -193,9 +198,10 @@ export function assembleVault(
     if (known) return known;
     return Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
   };
-  const files = parsed.map((p) =>
-    makeVaultFile(p, (p.reused && cache?.resolvedLinks(p.path, suggester(p.path, lookup, root))) || resolveAll(p)),
-  );
+  const files = parsed.map((p) => {
+    const known = p.reused ? cache?.resolvedLinks(p.path, suggester(p.path, lookup, root)) : undefined;
+    return makeVaultFile(p, known ? () => known() ?? resolveAll(p) : resolveAll(p));
+  });
   mark('resolve links');
   const byPath = new Map(files.map((f) => [f.path, f] as const));
   const index = files.find((f) => f.role === 'index') ?? null;

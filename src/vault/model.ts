@@ -97,8 +97,11 @@ export interface FileStat {
 export interface ParseRecord {
   readonly frontmatter: FrontmatterRecord | null;
   readonly meta: NoteMeta;
-  /** Decoded on first use: a file whose links come resolved from the cache never needs it. */
-  scan(): ScanResult;
+  /**
+   * Decoded on first use: a file whose links come resolved from the cache never needs it. `text`: the file's
+   * text, for a record that can no longer give its scan (the cache's cell did not read): scanned as a fresh parse is.
+   */
+  scan(text: () => string): ScanResult;
   readonly crlf: boolean;
   readonly bom: boolean;
 }
@@ -120,11 +123,14 @@ export interface ParseCache {
   keep(path: string): void;
   /** The vault's shape now (paths, roles, names, other files): links resolve against it. */
   useShape(shape: string): void;
-  /** A reused file's links as resolved in the last run, if the vault had the same shape then. */
+  /**
+   * A reused file's links as resolved in the last run, if the vault had the same shape then: decoded when the
+   * returned function is called (undefined then: the record could not give them, resolve them again).
+   */
   resolvedLinks(
     path: string,
     suggest: (link: Pick<Link, 'kind' | 'target'>) => () => string | null,
-  ): readonly Link[] | undefined;
+  ): (() => readonly Link[] | undefined) | undefined;
 }
 
 export interface IndexEntry {

@@ -95,7 +95,7 @@ export class ReusedFile implements ParsedFile {
   }
 
   get scan(): ScanResult {
-    return (this.scanned ??= this.record.scan());
+    return (this.scanned ??= this.record.scan(() => this.text));
   }
 
   get bytes(): Uint8Array {
@@ -131,10 +131,13 @@ export class ReusedVaultFile implements VaultFile {
   readonly frontmatter: VaultFile['frontmatter'];
   readonly bodyOffset: number;
   readonly meta: VaultFile['meta'];
+  /** The links, or what gives them on first read (a holder: the file object itself is frozen). */
+  private readonly given: { links: readonly Link[] | (() => readonly Link[]) };
   constructor(
     private readonly parsed: ParsedFile,
-    readonly links: readonly Link[],
+    links: readonly Link[] | (() => readonly Link[]),
   ) {
+    this.given = { links };
     const p = parsed;
     this.path = p.path;
     this.absPath = p.absPath;
@@ -148,6 +151,10 @@ export class ReusedVaultFile implements VaultFile {
     this.frontmatter = p.frontmatter;
     this.bodyOffset = p.bodyOffset;
     this.meta = p.meta;
+  }
+  get links(): readonly Link[] {
+    const g = this.given.links;
+    return typeof g === 'function' ? (this.given.links = g()) : g;
   }
   get text(): string {
     return this.parsed.text;

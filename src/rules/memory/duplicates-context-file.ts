@@ -190,10 +190,14 @@ export default defineRule<Options>({
       return optionsSchema();
     },
     defaults: DEFAULTS,
+    readsOutsideVault: true,
   },
   check({ vault, options, report }) {
     const home = options.home === undefined ? homedir() : options.home;
     const ctx = new ContextSentences(contextFiles(vault, home), options);
+    // No context file: nothing to compare, and the vault's files are not asked for (check --cache of an
+    // unchanged vault then never builds them).
+    if (ctx.size === 0) return;
     for (const d of contextDuplicates(vault.files, ctx, options)) {
       const first = d.matches[0]!;
       const related: RelatedLocation[] = d.matches

@@ -231,6 +231,7 @@ export default defineRule<Options>({
       return optionsSchema();
     },
     defaults: DEFAULTS,
+    readsOutsideVault: true,
   },
   check({ vault, options, report }) {
     for (const f of restatements(vault, options).found) {
