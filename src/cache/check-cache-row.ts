@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { Finding } from '../rules/types.js';
 import { settledBefore } from '../util/cache-dir.js';
 import { sha1Base64 } from '../util/digest.js';
-import type { FrontmatterRecord } from '../vault/frontmatter.js';
+import { frontmatterRecord, type FrontmatterRecord } from '../vault/frontmatter.js';
 import type { FileRole, FileStat, Link, NoteMeta, ParseRecord, Resolution, VaultFile } from '../vault/model.js';
 import { scanFor } from '../vault/file.js';
 import { lazyLink, suggestionPending } from '../vault/resolve.js';
@@ -151,17 +151,7 @@ export function encodeFile(
   for (const [s, end] of f.codeRanges) codeRanges.push(s, end);
   const st = stat;
   const head: Head = {
-    frontmatter: fm
-      ? {
-          yamlOffset: fm.yamlOffset,
-          yamlLength: fm.yaml.length,
-          bodyOffset: fm.bodyOffset,
-          language: fm.language,
-          hasData: fm.data !== null,
-          error: fm.error,
-          cutValues: fm.cutValues,
-        }
-      : null,
+    frontmatter: fm ? frontmatterRecord(fm) : null,
     meta: copyMeta(f.meta),
   };
   const statCell =

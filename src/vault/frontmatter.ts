@@ -189,3 +189,16 @@ export interface FrontmatterRecord {
   readonly error: FrontmatterError | null;
   readonly cutValues: readonly CutValue[];
 }
+
+/** The record of a parsed block (`check --cache` rows, the file-rule worker's files). */
+export function frontmatterRecord(fm: Frontmatter): FrontmatterRecord {
+  return {
+    yamlOffset: fm.yamlOffset,
+    yamlLength: fm.yaml.length,
+    bodyOffset: fm.bodyOffset,
+    language: fm.language,
+    hasData: fm.data !== null,
+    error: fm.error,
+    cutValues: fm.cutValues,
+  };
+}

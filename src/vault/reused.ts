@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import {
+  frontmatterRecord,
   splitFrontmatter,
   type CutValue,
   type Frontmatter,
@@ -213,15 +214,7 @@ export function plainRecord(p: ParsedFile): PlainRecord {
   const codeRanges: number[] = [];
   for (const [s, e] of p.scan.codeRanges) codeRanges.push(s, e);
   return {
-    frontmatter: fm && {
-      yamlOffset: fm.yamlOffset,
-      yamlLength: fm.yaml.length,
-      bodyOffset: fm.bodyOffset,
-      language: fm.language,
-      hasData: fm.data !== null,
-      error: fm.error,
-      cutValues: fm.cutValues,
-    },
+    frontmatter: fm && frontmatterRecord(fm),
     meta: p.meta,
     codeRanges,
     crlf: p.crlf,
