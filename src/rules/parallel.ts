@@ -25,6 +25,13 @@ import { plainRecord, type PlainRecord } from '../vault/reused.js';
 
 /** Bytes of files read before a worker is started: below it (every corpus vault, the pre-commit hook's case) one thread is as fast. */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+/**
+ * Bytes per file, on average, below which no worker is started: the portable rules' work grows with the
+ * text, the rest of check's with the files and links. Measured on 2 cores (BENCHMARKS.md, session 8): the
+ * old bench shape (~600 bytes a note) gained no wall time and spent 25% more CPU; the hard shape (~6 KB) 39%
+ * less wall time for the same CPU. Real notes average 2.5–9 KB in the corpus's largest vaults.
+ */
+export const WORKER_MIN_AVERAGE_BYTES = 2048;
 /** Bytes per batch posted to the worker. */
 const BATCH_BYTES = 256 * 1024;
 /** A worker silent this long while the main thread waits for it is given up. */
@@ -89,6 +96,7 @@ export class FileRuleWorker implements FileFindingsCache {
   private pending: { file: PostedFile; bytes: Uint8Array }[] = [];
   private pendingBytes = 0;
   private totalBytes = 0;
+  private files = 0;
   private posted = 0;
   private answered = 0;
   private failed = false;
@@ -146,7 +154,12 @@ export class FileRuleWorker implements FileFindingsCache {
     });
     this.pendingBytes += p.bytes.length;
     this.totalBytes += p.bytes.length;
-    if (!this.worker && (this.force || this.totalBytes >= WORKER_MIN_BYTES)) this.start();
+    this.files++;
+    if (
+      !this.worker &&
+      (this.force || (this.totalBytes >= WORKER_MIN_BYTES && this.totalBytes >= WORKER_MIN_AVERAGE_BYTES * this.files))
+    )
+      this.start();
     if (this.worker && this.pendingBytes >= BATCH_BYTES) this.flush();
   };
 
