@@ -2,7 +2,7 @@
 // the answers must be those of one thread, byte for byte, and the rules must be ones that read a
 // file alone. The worker's code is the built one (dist/), as users run it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,16 @@ function check(dir: string, workers: '0' | '1'): { code: number | null; stdout: 
   });
   const worker = /rules \((worker: [^)]*)\)/.exec(r.stderr)?.[1] ?? 'none';
   return { code: r.status, stdout: r.stdout, worker };
+}
+
+/** Every file under `dir` (relative path → bytes), to prove a run wrote nothing. */
+function bytesUnder(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const rel of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const abs = join(dir, rel);
+    if (statSync(abs).isFile()) out.set(rel, readFileSync(abs));
+  }
+  return out;
 }
 
 /** Every batch posted was answered, none given up. */
@@ -128,8 +138,11 @@ describe('check with the file-rule worker', () => {
     writeFileSync(join(dir, 'bad-utf8.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a, 0x41]));
     writeFileSync(join(dir, 'bad-yaml.md'), '---\nname: [unclosed\ndescription: d\n---\nBody.\n');
     writeFileSync(join(dir, 'odd-type.md'), '---\nname: odd\ntype: nonsense\n---\nNo description, an unknown type.\n');
+    const before = bytesUnder(dir);
     const serial = check(dir, '0');
     const parallel = check(dir, '1');
+    // Read-only with the worker too: every file's bytes as they were, and no file added.
+    expect(bytesUnder(dir)).toEqual(before);
     expect(serial.worker).toBe('none');
     expect(answeredAll(parallel.worker), parallel.worker).toBe(true);
     expect(parallel.stdout).toBe(serial.stdout);

@@ -7,8 +7,8 @@
  * (`runRules`), as it takes those of `check --cache`, and computes any the worker did not give.
  *
  * The worker gets the bytes the main thread read (never a second read that could see another
- * version of a file), in batches, and starts only once the vault has passed `WORKER_MIN_BYTES`: below
- * that a thread costs more than it saves. `MEMLINT_WORKERS=0` turns it off, `=1` starts it whatever the
+ * version of a file), in batches, and starts only once the vault has passed `WORKER_MIN_BYTES` with files
+ * of `WORKER_MIN_AVERAGE_BYTES` on average: below that a thread costs more than it saves. `MEMLINT_WORKERS=0` turns it off, `=1` starts it whatever the
  * size (tests). A worker that fails, or is silent for `STALL_MS`, is given up: the main thread runs
  * the rules itself. The answers are the same either way (test/parallel-rules.test.ts).
  */
@@ -93,7 +93,8 @@ export class FileRuleWorker implements FileFindingsCache {
   private port: MessagePort | null = null;
   /** [0]: batches answered (the worker adds one and notifies after each post); [1]: 1 once the worker runs. */
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
-  private pending: { file: PostedFile; bytes: Uint8Array }[] = [];
+  /** Files parsed since the last batch; their records are made only when a worker takes them. */
+  private pending: { p: ParsedFile; maxBytes: number }[] = [];
   private pendingBytes = 0;
   private totalBytes = 0;
   private files = 0;
@@ -129,29 +130,14 @@ export class FileRuleWorker implements FileFindingsCache {
     if (setting === '0') return null;
     const force = setting === '1';
     if (!force && availableParallelism() < 2) return null;
-    const file = code;
-    return file ? new FileRuleWorker(config, root, file, force) : null;
+    return code ? new FileRuleWorker(config, root, code, force) : null;
   }
 
   /** A file the main thread has just parsed (called in vault order). */
   add = (p: ParsedFile, maxBytes: number, kind: VaultKind): void => {
     if (this.failed || p.reused) return;
     this.kind ??= kind;
-    this.pending.push({
-      file: {
-        path: p.path,
-        absPath: p.absPath,
-        role: p.role,
-        size: p.size,
-        mtimeMs: p.mtimeMs,
-        mode: p.mode,
-        maxBytes,
-        start: 0,
-        end: 0,
-        record: p.problem === null ? plainRecord(p) : null,
-      },
-      bytes: p.bytes,
-    });
+    this.pending.push({ p, maxBytes });
     this.pendingBytes += p.bytes.length;
     this.totalBytes += p.bytes.length;
     this.files++;
@@ -225,11 +211,22 @@ export class FileRuleWorker implements FileFindingsCache {
     const bytes = new Uint8Array(this.pendingBytes);
     const files: PostedFile[] = [];
     let at = 0;
-    for (const { file, bytes: b } of this.pending) {
-      bytes.set(b, at);
-      files.push({ ...file, start: at, end: at + b.length });
-      this.batchOf.set(file.path, this.posted);
-      at += b.length;
+    for (const { p, maxBytes } of this.pending) {
+      bytes.set(p.bytes, at);
+      files.push({
+        path: p.path,
+        absPath: p.absPath,
+        role: p.role,
+        size: p.size,
+        mtimeMs: p.mtimeMs,
+        mode: p.mode,
+        maxBytes,
+        start: at,
+        end: at + p.bytes.length,
+        record: p.problem === null ? plainRecord(p) : null,
+      });
+      this.batchOf.set(p.path, this.posted);
+      at += p.bytes.length;
     }
     this.pending = [];
     this.pendingBytes = 0;
