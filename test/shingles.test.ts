@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashSet } from '../src/similarity/minhash.js';
-import { shingleHashes, shingles, tokens } from '../src/similarity/text.js';
+import { shingleHashes, shingles, textShingleHashes, tokens } from '../src/similarity/text.js';
 import { CORPUS, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
 
@@ -49,6 +49,70 @@ describe('shingleHashes', () => {
   });
 
   it.skipIf(!hasCorpus)('equals hashSet(shingles()) on every corpus file', () => {
+    const files = markdownFilesUnder(CORPUS);
+    expect(files.length).toBeGreaterThan(1000);
+    for (const f of files) same(readFileSync(f, 'utf8'));
+  });
+});
+
+describe('textShingleHashes', () => {
+  // The reference: the token strings, then their hashes (what consolidate's note features used before).
+  const same = (text: string): void => {
+    expect([...textShingleHashes(text)]).toEqual([...shingleHashes(tokens(text))]);
+  };
+  it('equals shingleHashes(tokens()) on edge cases', () => {
+    for (const t of [
+      '',
+      ' \n\t\r ',
+      'the',
+      'The A an',
+      'Deploy, deploy. DEPLOY!',
+      '1,000,000 and 3.14 and 1,000.5x and 12345,678 and 1234,567 and 1,0000 and 1,000. and ,123',
+      "it's o'neil's --- x- _a_ a_b-c.d 9.",
+      'use\u00a0pnpm not\u3000npm', // no-break and ideographic spaces: NFKC makes them spaces
+      'cafe\u0301 café e\u0301 \u0301x', // a combining accent composes with the letter before it
+      'ΟΔΟΣ ΟΔΟΣ. ΣΑΣ', // final sigma: lower-casing reads its neighbours
+      'İstanbul ǅemal ﬁle ＦＵＬＬ１，０００', // special lower-casing, a ligature, full-width letters and digits
+      '中文 记忆 the 测试 x中y',
+      'a—b “quoted” word’s end',
+      'x\ud800y \udc00', // lone surrogates
+    ])
+      same(t);
+  });
+  it('equals shingleHashes(tokens()) on random text', () => {
+    const unit = fc.constantFrom(
+      ..."aZ09 _.,'-\n\t\r!?#`*[]()/:;|".split(''),
+      'é',
+      '\u0301',
+      '\u00a0',
+      '\u3000',
+      'Σ',
+      'İ',
+      'ﬁ',
+      '１',
+      '，',
+      '中',
+      '—',
+      '’',
+      'the',
+      '1,000',
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 120 }), (parts) => same(parts.join(''))),
+      { numRuns: propertyRuns(3000) },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (t) => same(t)),
+      { numRuns: propertyRuns(1000) },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (t) => same(t)),
+      {
+        numRuns: propertyRuns(1000),
+      },
+    );
+  });
+  it.skipIf(!hasCorpus)('equals shingleHashes(tokens()) on every corpus file', () => {
     const files = markdownFilesUnder(CORPUS);
     expect(files.length).toBeGreaterThan(1000);
     for (const f of files) same(readFileSync(f, 'utf8'));

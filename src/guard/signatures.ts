@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
 import { signature } from '../similarity/minhash.js';
-import { shingleHashes, statedText, tokens } from '../similarity/text.js';
+import { statedText, textShingleHashes } from '../similarity/text.js';
 import type { Discovery } from '../vault/discover.js';
 import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
@@ -96,7 +96,7 @@ export function noteSignatures(
         unsigned.push({ path: f.path, name: parsed.meta.name, links });
         continue;
       }
-      const hashes = shingleHashes(tokens(statedText(parsed)));
+      const hashes = textShingleHashes(statedText(parsed));
       const meta = {
         name: parsed.meta.name,
         type: parsed.meta.type,

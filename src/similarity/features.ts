@@ -3,7 +3,7 @@ import type { VaultFile } from '../vault/model.js';
 import { lshCandidates, signature } from './minhash.js';
 import { similarity, THRESHOLDS } from './score.js';
 import { count } from '../util/counters.js';
-import { isNumberToken, NEGATIONS, shingleHashes, statedText, tokens } from './text.js';
+import { isNumberToken, NEGATIONS, statedText, textShingleHashes, tokens } from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
@@ -23,7 +23,7 @@ export interface SimilarPair {
 
 export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
   return notes.map((note) => {
-    const hashes = shingleHashes(tokens(statedText(note)));
+    const hashes = textShingleHashes(statedText(note));
     return { note, shingles: hashes, signature: signature(hashes), tokens: () => tokens(statedText(note)) };
   });
 }
@@ -37,16 +37,69 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
-  forEachRarePair(
+  visitRareLists(
     features.length,
-    (i) => features[i]!.shingles,
-    maxDf,
+    rareHashLists(features.length, (i) => features[i]!.shingles, maxDf),
     (a, b, count) => {
       const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
       if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
     },
   );
   return out;
+}
+
+/**
+ * The rare lists of 32-bit keys (a note's shingle hashes): every (key, item) pair in two typed arrays,
+ * sorted by key with a stable radix sort (items stay ascending within a key), then read as runs. The same
+ * lists as forEachRarePair's map of postings, in key order rather than first-seen order; at hard 10k that
+ * map held ~4.6 M number keys (most above the small-integer range, so boxed) and was most of the pass.
+ */
+export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): number[][] {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += keysOf(i).length;
+  let keys = new Uint32Array(total);
+  let items = new Int32Array(total);
+  for (let i = 0, w = 0; i < n; i++) {
+    const k = keysOf(i);
+    keys.set(k, w);
+    items.fill(i, w, w + k.length);
+    w += k.length;
+  }
+  let keys2 = new Uint32Array(total);
+  let items2 = new Int32Array(total);
+  const counts = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let j = 0; j < total; j++) counts[(keys[j]! >>> shift) & 255]!++;
+    for (let b = 0, sum = 0; b < 256; b++) {
+      const c = counts[b]!;
+      counts[b] = sum;
+      sum += c;
+    }
+    for (let j = 0; j < total; j++) {
+      const at = counts[(keys[j]! >>> shift) & 255]!++;
+      keys2[at] = keys[j]!;
+      items2[at] = items[j]!;
+    }
+    [keys, keys2] = [keys2, keys];
+    [items, items2] = [items2, items];
+  }
+  const lists: number[][] = [];
+  for (let s = 0; s < total;) {
+    let e = s + 1;
+    while (e < total && keys[e] === keys[s]) e++;
+    if (e - s === 1) {
+      s = e;
+      continue;
+    }
+    // Distinct items of the run (a key listed twice by one item counts once), at most maxDf + 1 of them.
+    const list: number[] = [];
+    for (let j = s; j < e && list.length <= maxDf; j++)
+      if (list.length === 0 || list[list.length - 1] !== items[j]) list.push(items[j]!);
+    if (list.length >= 2 && list.length <= maxDf) lists.push(list);
+    s = e;
+  }
+  return lists;
 }
 
 /**
@@ -79,15 +132,25 @@ export function forEachRarePair<K>(
       else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
     }
   }
-  // The rare lists (2..maxDf notes, ascending), and for each note the lists it is in (CSR).
   const lists: number[][] = [];
-  const degree = new Int32Array(n + 1);
-  for (const list of postings.values()) {
-    if (list.length < 2 || list.length > maxDf) continue;
-    lists.push(list);
-    for (const i of list) degree[i + 1]!++;
-  }
+  for (const list of postings.values()) if (list.length >= 2 && list.length <= maxDf) lists.push(list);
   postings.clear();
+  visitRareLists(n, lists, visit);
+}
+
+/**
+ * `visit(a, b, count)` once per pair (a < b) that shares one of the rare lists (each ascending, distinct
+ * items), with how many it shares; a ascending. Each note's pairs are counted in one typed array (no
+ * per-pair allocation); the work is the sum over the lists of their length², at most n × maxDf per list.
+ */
+export function visitRareLists(
+  n: number,
+  lists: readonly (readonly number[])[],
+  visit: (a: number, b: number, count: number) => void,
+): void {
+  // For each note the lists it is in (CSR).
+  const degree = new Int32Array(n + 1);
+  for (const list of lists) for (const i of list) degree[i + 1]!++;
   for (let i = 0; i < n; i++) degree[i + 1]! += degree[i]!;
   const member = new Int32Array(degree[n]!);
   const fill = degree.slice(0, n);

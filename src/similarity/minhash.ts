@@ -55,13 +55,21 @@ export function hashSet(shingles: Iterable<string>): Uint32Array {
   return arr.slice(0, w);
 }
 
+/** One permutation at a time over all the hashes, its minimum kept in a local (the same minima). */
 export function signature(hashes: Uint32Array): Uint32Array {
-  const sig = new Uint32Array(PERMUTATIONS).fill(0xffffffff);
-  for (const base of hashes) {
-    for (let i = 0; i < PERMUTATIONS; i++) {
-      const v = mix(base ^ SEEDS[i]!);
-      if (v < sig[i]!) sig[i] = v;
+  const sig = new Uint32Array(PERMUTATIONS);
+  const n = hashes.length;
+  for (let i = 0; i < PERMUTATIONS; i++) {
+    const seed = SEEDS[i]!;
+    let min = 0xffffffff;
+    for (let j = 0; j < n; j++) {
+      let h = hashes[j]! ^ seed;
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      const v = (h ^ (h >>> 16)) >>> 0;
+      if (v < min) min = v;
     }
+    sig[i] = min;
   }
   return sig;
 }

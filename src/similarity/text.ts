@@ -118,6 +118,160 @@ export function shingleHashes(toks: readonly string[]): Uint32Array {
   return out.slice(0, w);
 }
 
+/**
+ * shingleHashes(tokens(text)) without a string per token. Tokens never hold ASCII white space, and NFKC and
+ * lower-casing never reach across it (a space, tab or line break is a starter nothing composes with, and no
+ * casing context passes it), so the text is read a white-space-separated segment at a time: an ASCII segment
+ * (most of every note) in one pass over its characters that finds each token as TOKEN_ASCII would
+ * (lower-cased on the fly) and hashes it with FNV-1a; any other segment by `tokens()`. Stop words are dropped
+ * (an ASCII token by its hash, checked against the word itself), and the bigram hashes are continued from the
+ * states, as shingleHashes does. test/shingles.test.ts proves the two equal.
+ */
+export function textShingleHashes(text: string): Uint32Array {
+  let k = 0;
+  const len = text.length;
+  const keep = (start: number, end: number, word: string | undefined, h: number): void => {
+    if (k === scratch.starts.length) growScratch();
+    scratch.starts[k] = start;
+    scratch.ends[k] = end;
+    scratch.words[k] = word;
+    scratch.states[k] = h;
+    k++;
+  };
+  for (let p = 0; p < len;) {
+    const c = text.charCodeAt(p);
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) {
+      p++;
+      continue;
+    }
+    let e = p;
+    let ascii = true;
+    for (; e < len; e++) {
+      const d = text.charCodeAt(e);
+      if (d === 0x20 || d === 0x0a || d === 0x09 || d === 0x0d) break;
+      if (d >= 0x80) ascii = false;
+    }
+    if (ascii) scanAscii(text, p, e, keep);
+    else for (const t of tokens(text.slice(p, e))) if (!STOPWORDS.has(t)) keep(0, 0, t, fnvState(FNV_OFFSET, t));
+    p = e;
+  }
+  if (k === 0) return new Uint32Array(0);
+  if (k === 1) return Uint32Array.of(scratch.states[0]! >>> 0);
+  const out = new Uint32Array(k - 1);
+  for (let i = 0; i + 1 < k; i++) {
+    const afterSpace = Math.imul(scratch.states[i]! ^ 0x20, FNV_PRIME);
+    const word = scratch.words[i + 1];
+    out[i] =
+      (word === undefined
+        ? fnvLower(afterSpace, text, scratch.starts[i + 1]!, scratch.ends[i + 1]!)
+        : fnvState(afterSpace, word)) >>> 0;
+  }
+  scratch.words.fill(undefined, 0, k);
+  out.sort();
+  let w = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[w++] = out[i]!;
+  return out.slice(0, w);
+}
+
+/** The tokens of the ASCII text[from, to) that are not stop words, handed to `keep` with their FNV state. */
+function scanAscii(
+  text: string,
+  from: number,
+  to: number,
+  keep: (start: number, end: number, word: undefined, h: number) => void,
+): void {
+  for (let p = from; p < to;) {
+    const c = lower(text.charCodeAt(p));
+    if (!isAlnum(c)) {
+      p++;
+      continue;
+    }
+    let end = c <= 0x39 ? thousandsEnd(text, p, to) : -1;
+    if (end < 0) {
+      // [a-z0-9][a-z0-9_.'-]*[a-z0-9] | [a-z0-9]: the longest run of word characters, back to its last letter or digit.
+      end = p + 1;
+      for (let q = p + 1; q < to; q++) {
+        const d = lower(text.charCodeAt(q));
+        if (isAlnum(d)) end = q + 1;
+        else if (d !== 0x5f && d !== 0x2e && d !== 0x27 && d !== 0x2d) break;
+      }
+    }
+    const h = fnvLower(FNV_OFFSET, text, p, end);
+    if (!isStopword(h, text, p, end)) keep(p, end, undefined, h);
+    p = end;
+  }
+}
+
+const lower = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isAlnum = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x7a);
+
+/** Where `\d{1,3}(?:,\d{3})+(?:\.\d+)?` matching at p ends (within text[p, to)), or -1. */
+function thousandsEnd(text: string, p: number, to: number): number {
+  const digit = (i: number): boolean => i < to && isDigit(text.charCodeAt(i));
+  let q = p;
+  while (q - p < 4 && digit(q)) q++;
+  if (q - p > 3) return -1; // four digits: no choice of one to three is followed by a comma
+  let groups = 0;
+  while (q < to && text.charCodeAt(q) === 0x2c && digit(q + 1) && digit(q + 2) && digit(q + 3)) {
+    q += 4;
+    groups++;
+  }
+  if (groups === 0) return -1;
+  if (q < to && text.charCodeAt(q) === 0x2e && digit(q + 1)) {
+    q += 2;
+    while (digit(q)) q++;
+  }
+  return q;
+}
+
+/** FNV-1a state after the lower-cased code units text[from, to), from state h (fnvState of the token). */
+function fnvLower(h: number, text: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    h ^= lower(text.charCodeAt(i));
+    h = Math.imul(h, FNV_PRIME);
+  }
+  return h;
+}
+
+/** Stop words by their FNV state; a hit is confirmed against the word itself. */
+const STOP_STATES = new Map<number, string[]>();
+for (const w of STOPWORDS) {
+  const h = fnvState(FNV_OFFSET, w);
+  const list = STOP_STATES.get(h);
+  if (list) list.push(w);
+  else STOP_STATES.set(h, [w]);
+}
+function isStopword(h: number, text: string, from: number, to: number): boolean {
+  const words = STOP_STATES.get(h);
+  if (!words) return false;
+  for (const w of words) {
+    if (w.length !== to - from) continue;
+    let i = 0;
+    while (i < w.length && w.charCodeAt(i) === lower(text.charCodeAt(from + i))) i++;
+    if (i === w.length) return true;
+  }
+  return false;
+}
+
+/** Token bounds and states of the text being hashed, reused across calls. */
+const scratch: { starts: Int32Array; ends: Int32Array; states: Int32Array; words: (string | undefined)[] } = {
+  starts: new Int32Array(1024),
+  ends: new Int32Array(1024),
+  states: new Int32Array(1024),
+  words: [],
+};
+function growScratch(): void {
+  const grow = (a: Int32Array): Int32Array => {
+    const b = new Int32Array(a.length * 2);
+    b.set(a);
+    return b;
+  };
+  scratch.starts = grow(scratch.starts);
+  scratch.ends = grow(scratch.ends);
+  scratch.states = grow(scratch.states);
+}
+
 export interface Sentence {
   readonly text: string;
   /** Offset in the note's file text. */
