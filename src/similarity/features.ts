@@ -202,6 +202,23 @@ export const isSimilar = (p: SimilarPair): boolean => Math.max(p.jaccard, p.cont
 
 const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
 
+/** What differsInDigitsOrNegation reads of a note's tokens: its number tokens, those that are not dates, and whether it negates. */
+export interface TokenDigest {
+  readonly numbers: ReadonlySet<string>;
+  readonly undated: readonly string[];
+  readonly negated: boolean;
+}
+
+export function tokenDigest(toks: readonly string[]): TokenDigest {
+  const numbers = new Set<string>();
+  let negated = false;
+  for (const t of toks) {
+    if (isNumberToken(t)) numbers.add(t);
+    else if (!negated && NEGATIONS.has(t)) negated = true;
+  }
+  return { numbers, undated: [...numbers].filter((t) => !DATE.test(t)), negated };
+}
+
 /**
  * Pairs that disagree rather than repeat: a number changed (one on each side that the other lacks;
  * dates do not count) or a negation present on one side only. They go to the contradiction stage.
@@ -211,14 +228,17 @@ export function differsInDigitsOrNegation(
   tb: readonly string[],
   options: { sameStatement?: boolean } = {},
 ): boolean {
-  const a = new Set(ta);
-  const b = new Set(tb);
-  const onlyNumbers = (x: Set<string>, y: Set<string>): boolean =>
-    [...x].some((t) => !y.has(t) && isNumberToken(t) && !DATE.test(t));
+  return digestsDiffer(tokenDigest(ta), tokenDigest(tb), options);
+}
+
+/**
+ * differsInDigitsOrNegation from the two notes' digests (a note in many pairs is digested once). A number token
+ * is among the other note's tokens exactly when it is among its number tokens.
+ */
+export function digestsDiffer(a: TokenDigest, b: TokenDigest, options: { sameStatement?: boolean } = {}): boolean {
+  const onlyNumbers = (x: TokenDigest, y: TokenDigest): boolean => x.undated.some((t) => !y.numbers.has(t));
   if (onlyNumbers(a, b) && onlyNumbers(b, a)) return true;
   // A negation in the extra text of a longer note (a short note inside it) is not a flipped statement.
   if (options.sameStatement === false) return false;
-  const negA = [...a].some((t) => NEGATIONS.has(t));
-  const negB = [...b].some((t) => NEGATIONS.has(t));
-  return negA !== negB;
+  return a.negated !== b.negated;
 }

@@ -1,6 +1,7 @@
-import { differsInDigitsOrNegation, isSimilar, SIMILAR } from '../../similarity/features.js';
+import { digestsDiffer, isSimilar, SIMILAR, tokenDigest, type TokenDigest } from '../../similarity/features.js';
 import { mergedBody, unheldUnits } from '../../similarity/held.js';
 import { THRESHOLDS } from '../../similarity/score.js';
+import { count } from '../../util/counters.js';
 import { defineStage, type ItemDraft } from '../stage.js';
 export { differsInDigitsOrNegation } from '../../similarity/features.js';
 
@@ -17,21 +18,28 @@ export default defineStage({
   description:
     'Notes that say the same thing: MinHash/LSH candidates confirmed by exact Jaccard or containment, grouped into clusters.',
   run(ctx) {
-    // A note's tokens are computed once here, not once per pair it is in.
-    const tokens = new Map<number, readonly string[]>();
-    const tokensOf = (i: number): readonly string[] => {
-      let t = tokens.get(i);
-      if (!t) {
-        t = ctx.features[i]!.tokens();
-        tokens.set(i, t);
+    // A note's tokens are read once here, not once per pair it is in, and only their digest is kept.
+    const digests = new Map<number, TokenDigest>();
+    const digestOf = (i: number): TokenDigest => {
+      let d = digests.get(i);
+      if (!d) {
+        d = tokenDigest(ctx.features[i]!.tokens());
+        digests.set(i, d);
       }
-      return t;
+      return d;
     };
     const merging = ctx.pairs.filter(
       (p) =>
-        isSimilar(p) &&
-        !differsInDigitsOrNegation(tokensOf(p.a), tokensOf(p.b), { sameStatement: p.jaccard >= SIMILAR.jaccard }),
+        isSimilar(p) && !digestsDiffer(digestOf(p.a), digestOf(p.b), { sameStatement: p.jaccard >= SIMILAR.jaccard }),
     );
+    // Each note's merging pairs, in order (a cluster reads its kept note's, not every pair's: no clusters × pairs).
+    const mergingOf = new Map<number, (typeof merging)[number][]>();
+    for (const p of merging)
+      for (const i of [p.a, p.b]) {
+        const list = mergingOf.get(i);
+        if (list) list.push(p);
+        else mergingOf.set(i, [p]);
+      }
     const parent = ctx.features.map((_, i) => i);
     for (const p of merging) parent[find(parent, p.a)] = find(parent, p.b);
     const clusters = new Map<number, number[]>();
@@ -56,7 +64,9 @@ export default defineStage({
       // A merge retires only notes that are near-duplicates of the kept one itself (not through a third
       // note: clusters are transitive) and whose text the kept one mostly holds: near-identical both ways,
       // or the smaller side of a containment. What it does not hold is carried (below).
-      const direct = merging.filter((p) => {
+      const kept = mergingOf.get(k) ?? [];
+      count('nearDuplicates.clusterPairReads', kept.length);
+      const direct = kept.filter((p) => {
         const other = p.a === k ? p.b : p.b === k ? p.a : -1;
         if (other < 0) return false;
         return (
