@@ -1,11 +1,14 @@
 /**
- * rareShingleCandidates reads its rare lists from a radix sort of (hash, note) pairs (rareHashLists), not from a
+ * The similar-pairs pass sorts typed arrays where it used maps and sets (issue 14); these compare each with the
+ * map or set it replaced. rareShingleCandidates reads its rare lists from a radix sort of (hash, note) pairs (rareHashLists), not from a
  * map of postings: the pairs and counts it visits must be those of the map (forEachRarePair), for any keys,
  * duplicates within a note and keys above the small-integer range included.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { forEachRarePair, rareHashLists, visitRareLists } from '../src/similarity/features.js';
+import { BANDS, lshCandidates, lshPairCodes, PERMUTATIONS, ROWS } from '../src/similarity/minhash.js';
+import { radixSortByKey, sortUniquePrefix } from '../src/util/radix.js';
 
 const visits = (run: (visit: (a: number, b: number, c: number) => void) => void): string[] => {
   const out: string[] = [];
@@ -51,5 +54,96 @@ describe('rareHashLists', () => {
     ]);
     // 7 is in three notes: more than maxDf = 2, so not rare.
     expect(rareHashLists(4, (i) => keys[i]!, 2)).toEqual([[0, 2]]);
+  });
+});
+
+/** The LSH candidates as the map-of-buckets and set-of-codes version computed them (the reference). */
+function lshReference(signatures: readonly Uint32Array[]): [number, number][] {
+  const mix = (x: number): number => {
+    let h = x;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+  };
+  const pairs = new Set<number>();
+  const out: [number, number][] = [];
+  const n = signatures.length;
+  for (let b = 0; b < BANDS; b++) {
+    const buckets = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      let key = 0x9747b28c ^ b;
+      for (let r = 0; r < ROWS; r++) key = mix(key ^ signatures[i]![b * ROWS + r]!);
+      const list = buckets.get(key);
+      if (list) list.push(i);
+      else buckets.set(key, [i]);
+    }
+    for (const list of buckets.values()) {
+      const star = list.length > 64;
+      for (let x = 0; x < (star ? 1 : list.length); x++)
+        for (let y = x + 1; y < list.length; y++) {
+          const code = list[x]! * n + list[y]!;
+          if (!pairs.has(code)) {
+            pairs.add(code);
+            out.push([list[x]!, list[y]!]);
+          }
+        }
+    }
+  }
+  return out.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+}
+
+describe('lshPairCodes', () => {
+  it('gives the pairs the map of buckets gives, in (i, j) order, huge buckets as stars', () => {
+    // Signatures drawn from a few base signatures with some positions changed: bands repeat across notes.
+    const sigs = fc.integer({ min: 1, max: 6 }).chain((bases) =>
+      fc.array(
+        fc.record({
+          base: fc.integer({ min: 0, max: bases - 1 }),
+          changed: fc.array(fc.integer({ min: 0, max: PERMUTATIONS - 1 }), { maxLength: 60 }),
+        }),
+        { maxLength: 90 },
+      ),
+    );
+    fc.assert(
+      fc.property(sigs, (notes) => {
+        const signatures = notes.map(({ base, changed }, i) => {
+          const s = new Uint32Array(PERMUTATIONS).map((_, p) => (base * 7919 + p * 104729) >>> 0);
+          for (const p of changed) s[p] = (i * 31 + p) >>> 0;
+          return s;
+        });
+        const codes = [...lshPairCodes(signatures)];
+        const n = signatures.length;
+        expect(codes.map((c) => [Math.floor(c / n), c % n])).toEqual(lshReference(signatures));
+        expect(lshCandidates(signatures)).toEqual(lshReference(signatures));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('lshPairCodes on a bucket just past 64 notes', () => {
+  it('pairs its first note with each other one, not every pair', () => {
+    const same = new Uint32Array(PERMUTATIONS).map((_, p) => p * 2654435761);
+    const signatures = [...Array.from({ length: 66 }, () => same), new Uint32Array(PERMUTATIONS)];
+    expect(lshCandidates(signatures)).toEqual(lshReference(signatures));
+    expect(lshPairCodes(signatures).length).toBe(65);
+  });
+});
+
+describe('radixSortByKey and sortUniquePrefix', () => {
+  it('sort by key and keep the order of equal keys; sort and drop repeats', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 0xffffffff }))), (ks) => {
+        const keys = Uint32Array.from(ks);
+        const items = Int32Array.from(ks.map((_, i) => i));
+        const expected = ks.map((k, i) => [k, i]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+        const sorted = radixSortByKey(keys, items);
+        expect([...sorted.keys].map((k, j) => [k, sorted.items[j]])).toEqual(expected);
+        const values = Float64Array.from(ks.map((k) => k * 3));
+        const m = sortUniquePrefix(values, values.length);
+        expect([...values.subarray(0, m)]).toEqual([...new Set(ks.map((k) => k * 3))].sort((a, b) => a - b));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

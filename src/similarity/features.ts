@@ -1,8 +1,9 @@
 /** Per-note text features and the similarity pass shared by the duplicate, contradiction and incident stages. */
 import type { VaultFile } from '../vault/model.js';
-import { lshCandidates, signature } from './minhash.js';
+import { lshPairCodes, signature } from './minhash.js';
 import { similarity, THRESHOLDS } from './score.js';
 import { count } from '../util/counters.js';
+import { radixSortByKey, sortUniquePrefix } from '../util/radix.js';
 import { isNumberToken, NEGATIONS, statedText, textShingleHashes, tokens } from './text.js';
 
 export interface NoteFeatures {
@@ -57,33 +58,15 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
 export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): number[][] {
   let total = 0;
   for (let i = 0; i < n; i++) total += keysOf(i).length;
-  let keys = new Uint32Array(total);
-  let items = new Int32Array(total);
+  let keys: Uint32Array = new Uint32Array(total);
+  let items: Int32Array = new Int32Array(total);
   for (let i = 0, w = 0; i < n; i++) {
     const k = keysOf(i);
     keys.set(k, w);
     items.fill(i, w, w + k.length);
     w += k.length;
   }
-  let keys2 = new Uint32Array(total);
-  let items2 = new Int32Array(total);
-  const counts = new Int32Array(256);
-  for (let shift = 0; shift < 32; shift += 8) {
-    counts.fill(0);
-    for (let j = 0; j < total; j++) counts[(keys[j]! >>> shift) & 255]!++;
-    for (let b = 0, sum = 0; b < 256; b++) {
-      const c = counts[b]!;
-      counts[b] = sum;
-      sum += c;
-    }
-    for (let j = 0; j < total; j++) {
-      const at = counts[(keys[j]! >>> shift) & 255]!++;
-      keys2[at] = keys[j]!;
-      items2[at] = items[j]!;
-    }
-    [keys, keys2] = [keys2, keys];
-    [items, items2] = [items2, items];
-  }
+  ({ keys, items } = radixSortByKey(keys, items));
   const lists: number[][] = [];
   for (let s = 0; s < total;) {
     let e = s + 1;
@@ -183,18 +166,23 @@ export function visitRareLists(
 export function similarPairs(features: readonly NoteFeatures[]): SimilarPair[] {
   const out: SimilarPair[] = [];
   const n = features.length;
-  const seen = new Set<number>();
-  const candidates = [...lshCandidates(features.map((f) => f.signature)), ...rareShingleCandidates(features)];
-  count('similarity.candidatePairs', candidates.length);
-  for (const [a, b] of candidates) {
-    const key = a * n + b;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  // Both kinds of candidates as pair codes a * n + b, sorted and distinct: each pair compared once, in (a, b) order.
+  const lsh = lshPairCodes(features.map((f) => f.signature));
+  const rare = rareShingleCandidates(features);
+  count('similarity.candidatePairs', lsh.length + rare.length);
+  const codes = new Float64Array(lsh.length + rare.length);
+  codes.set(lsh);
+  for (let r = 0; r < rare.length; r++) codes[lsh.length + r] = rare[r]![0] * n + rare[r]![1];
+  const m = sortUniquePrefix(codes, codes.length);
+  for (let r = 0; r < m; r++) {
+    const code = codes[r]!;
+    const a = Math.floor(code / n),
+      b = code - a * n;
     count('similarity.exactComparisons');
     const s = similarity(features[a]!.shingles, features[b]!.shingles);
     out.push({ a, b, jaccard: s.jaccard, containment: s.containment });
   }
-  return out.sort((x, y) => x.a - y.a || x.b - y.b);
+  return out;
 }
 
 /** The same note, by the shared formula and threshold (score.ts). */

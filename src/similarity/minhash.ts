@@ -4,6 +4,8 @@
  * queried with a signature it never inserted).
  */
 
+import { radixSortByKey, sortUniquePrefix } from '../util/radix.js';
+
 export const BANDS = 40;
 export const ROWS = 3;
 export const PERMUTATIONS = BANDS * ROWS;
@@ -81,40 +83,58 @@ export function estimate(a: Uint32Array, b: Uint32Array): number {
   return eq / a.length;
 }
 
-/** Candidate pairs [i, j] (i < j) sharing at least one band. */
+/** Candidate pairs [i, j] (i < j) sharing at least one band, ordered by (i, j). */
 export function lshCandidates(signatures: readonly Uint32Array[]): [number, number][] {
-  const pairs = new Set<number>();
-  const out: [number, number][] = [];
   const n = signatures.length;
+  return [...lshPairCodes(signatures)].map((code) => {
+    const i = Math.floor(code / n);
+    return [i, code - i * n];
+  });
+}
+
+/**
+ * The pairs (i, j), i < j, whose signatures share at least one band, as codes i * n + j, ascending and distinct.
+ * Each band's notes are sorted by a hash of the band (a radix sort: no map of buckets); a run of equal hashes is a
+ * bucket, its members ascending. Equal bands share a bucket, and the rare collision of unequal ones only adds a
+ * candidate that the exact comparison then drops. The codes are collected in one typed array, sorted and made
+ * distinct whenever it fills (no set of boxed codes).
+ */
+export function lshPairCodes(signatures: readonly Uint32Array[]): Float64Array {
+  const n = signatures.length;
+  let codes = new Float64Array(1024);
+  let m = 0;
+  const push = (code: number): void => {
+    if (m === codes.length) {
+      m = sortUniquePrefix(codes, m);
+      if (m * 2 > codes.length) {
+        const grown = new Float64Array(codes.length * 2);
+        grown.set(codes.subarray(0, m));
+        codes = grown;
+      }
+    }
+    codes[m++] = code;
+  };
+  const keys = new Uint32Array(n);
+  const items = new Int32Array(n);
   for (let b = 0; b < BANDS; b++) {
-    // Bucket by a hash of the band; equal bands share a bucket, and the rare collision of unequal
-    // ones only adds a candidate that the exact comparison then drops.
-    const buckets = new Map<number, number[]>();
     for (let i = 0; i < n; i++) {
       const sig = signatures[i]!;
       let key = 0x9747b28c ^ b;
       for (let r = 0; r < ROWS; r++) key = mix(key ^ sig[b * ROWS + r]!);
-      const list = buckets.get(key);
-      if (list) list.push(i);
-      else buckets.set(key, [i]);
+      keys[i] = key;
+      items[i] = i;
     }
-    for (const list of buckets.values()) {
-      if (list.length < 2) continue;
+    const sorted = radixSortByKey(keys, items);
+    for (let s = 0; s < n;) {
+      let e = s + 1;
+      while (e < n && sorted.keys[e] === sorted.keys[s]) e++;
       // A huge bucket (many near-identical notes): a star around its first member keeps the
       // cluster connected without listing every pair.
-      const star = list.length > MAX_BUCKET_PAIRS_FROM;
-      for (let x = 0; x < (star ? 1 : list.length); x++) {
-        for (let y = x + 1; y < list.length; y++) {
-          const i = list[x]!,
-            j = list[y]!;
-          const code = i * n + j;
-          if (!pairs.has(code)) {
-            pairs.add(code);
-            out.push([i, j]);
-          }
-        }
-      }
+      const star = e - s > MAX_BUCKET_PAIRS_FROM;
+      for (let x = s; x < (star ? s + 1 : e); x++)
+        for (let y = x + 1; y < e; y++) push(sorted.items[x]! * n + sorted.items[y]!);
+      s = e;
     }
   }
-  return out;
+  return codes.slice(0, sortUniquePrefix(codes, m));
 }
