@@ -238,6 +238,43 @@ describe('check --cache gives the answer check gives', () => {
     expect(third.findings.filter((f) => f.ruleId === 'security/secret').map((f) => f.file)).toEqual(['n2.md']);
   });
 
+  it('after an edit, the rows of unchanged files copied as read make the file a run from no cache writes', async () => {
+    const dir = join(tempDir(), 'vault');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 30; i++) writeFileSync(join(dir, `n${i}.md`), BODIES[i % BODIES.length]!(i));
+    writeFileSync(join(dir, 'MEMORY.md'), '- [n0](n0.md)\n- [n1](n1.md) and [[n2]] and [[missing-one]]\n');
+    const file = join(dir, CHECK_CACHE_FILE);
+    const options = { config: DEFAULT_CONFIG, cache: { racyMarginMs: MARGIN } };
+    const fromScratch = async (): Promise<Buffer> => {
+      const kept = readFileSync(file);
+      rmSync(file);
+      await checkVault(dir, options);
+      const scratch = readFileSync(file);
+      writeFileSync(file, kept);
+      return scratch;
+    };
+    sleep(MARGIN + 15);
+    await checkVault(dir, options);
+    // One note edited in the middle of the rows (runs of copied rows before and after it), one removed (its
+    // row, between two copied ones, is not written again).
+    writeFileSync(join(dir, 'n17.md'), `${readFileSync(join(dir, 'n17.md'), 'utf8')}\nEdited once.\n`);
+    rmSync(join(dir, 'n25.md'));
+    sleep(MARGIN + 15);
+    const kept = readFileSync(file);
+    await checkVault(dir, options);
+    const afterEdit = readFileSync(file);
+    expect(afterEdit.equals(kept)).toBe(false);
+    expect(afterEdit.toString('utf8')).toBe((await fromScratch()).toString('utf8'));
+    // A cache file whose last row lost its newline (cut short by hand): the row is still copied, and ends
+    // with one.
+    expect(afterEdit[afterEdit.length - 1]).toBe(10);
+    writeFileSync(file, afterEdit.subarray(0, afterEdit.length - 1));
+    writeFileSync(join(dir, 'n3.md'), `${readFileSync(join(dir, 'n3.md'), 'utf8')}\nEdited too.\n`);
+    sleep(MARGIN + 15);
+    await checkVault(dir, options);
+    expect(readFileSync(file, 'utf8')).toBe((await fromScratch()).toString('utf8'));
+  });
+
   it('an edit in the same clock tick as the run before it is seen (racy clean files are hashed again)', async () => {
     const dir = join(tempDir(), 'vault');
     mkdirSync(dir, { recursive: true });

@@ -66,11 +66,24 @@ interface Header {
   vaultFast?: number;
 }
 
+/** A row as read: the record after the key, and where the whole line lies in the rows' bytes (-1 when not ASCII). */
+interface RawLine {
+  readonly line: string;
+  readonly from: number;
+  readonly to: number;
+}
+
 interface Entry {
   /** The path as a JSON string, ASCII only (`keyOf`): the line's first cell. */
   readonly key: string;
   /** The record as read from disk (after its key), until parsed. */
   line: string | null;
+  /**
+   * Where the whole line (key, tab, record, and its newline when it has one) lies in the rows as read, -1 when
+   * they were not ASCII (then the line is encoded again): an unchanged line is written back as those bytes.
+   */
+  readonly from: number;
+  readonly to: number;
   row: Row | null;
   /** sha1 of the bytes in this run (read now, or unchanged since the record). */
   digest?: string;
@@ -107,6 +120,8 @@ export class CheckCache implements ParseCache {
   private readonly header: Header;
   private readonly stale: boolean;
   private readonly linesRead: number;
+  /** The rows as read (after the vault line), when ASCII: the bytes unchanged lines are copied from. */
+  private readonly rowBytes: Buffer | null;
   private readonly trustStat: boolean;
   private kindMatches = false;
   private readonly trustedBefore: number;
@@ -129,10 +144,11 @@ export class CheckCache implements ParseCache {
   private constructor(
     file: string,
     header: Header,
-    lines: Map<string, string>,
+    lines: Map<string, RawLine>,
     vaultLine: string | null,
     stale: boolean,
     options: CheckCacheOptions,
+    rowBytes: Buffer | null = null,
   ) {
     this.trustStat = (options.strategy ?? 'stat') === 'stat';
     // A record's stat is trusted only for a file last changed a margin before it was read (racy clean):
@@ -142,7 +158,9 @@ export class CheckCache implements ParseCache {
     this.header = header;
     this.stale = stale;
     this.linesRead = lines.size;
-    for (const [key, line] of lines) this.entries.set(key, { key, line, row: null, fresh: false, rewrite: false });
+    this.rowBytes = rowBytes;
+    for (const [key, { line, from, to }] of lines)
+      this.entries.set(key, { key, line, from, to, row: null, fresh: false, rewrite: false });
     const cells = vaultLine === null ? [] : vaultLine.split('\t');
     this.vaultRead =
       vaultLine !== null && cells.length === 3
@@ -174,7 +192,7 @@ export class CheckCache implements ParseCache {
   static open(vaultRoot: string, config: Config, options: CheckCacheOptions = {}): CheckCache {
     const file = options.location ?? join(vaultRoot, CHECK_CACHE_FILE);
     const header: Header = { magic: MAGIC, version: CACHE_KEY, config: configKey(config), kind: '', shape: '' };
-    const lines = new Map<string, string>();
+    const lines = new Map<string, RawLine>();
     let bytes: Buffer;
     try {
       bytes = readFileSync(file);
@@ -200,7 +218,8 @@ export class CheckCache implements ParseCache {
     let vaultLine: string | null = line.startsWith(`${VAULT_LINE}\t`) ? line.slice(VAULT_LINE.length + 1) : null;
     // Rows are written ASCII: then latin1 is the same decoding, a copy (a foreign file is decoded as UTF-8).
     const rows = bytes.subarray(Math.min(rowsAt, bytes.length));
-    const text = rows.toString(isAscii(rows) ? 'latin1' : 'utf8');
+    const ascii = isAscii(rows);
+    const text = rows.toString(ascii ? 'latin1' : 'utf8');
     let at = 0;
     while (at < text.length) {
       let end = text.indexOf('\n', at);
@@ -210,11 +229,17 @@ export class CheckCache implements ParseCache {
         const key = text.slice(at, tab);
         if (key === VAULT_LINE)
           vaultLine = null; // one where rows are: not written by this format, not trusted
-        else lines.set(key, text.slice(tab + 1, end));
+        else
+          lines.set(key, {
+            line: text.slice(tab + 1, end),
+            // ASCII: a character is a byte, so string offsets are byte offsets in `rows`.
+            from: ascii ? at : -1,
+            to: ascii ? Math.min(end + 1, text.length) : -1,
+          });
       }
       at = end + 1;
     }
-    return new CheckCache(file, header, lines, vaultLine, false, options);
+    return new CheckCache(file, header, lines, vaultLine, false, options, ascii ? rows : null);
   }
 
   private entry(path: string): Entry {
@@ -223,7 +248,7 @@ export class CheckCache implements ParseCache {
     const key = keyOf(path);
     e = this.entries.get(key);
     if (!e) {
-      e = { key, line: null, row: null, fresh: false, rewrite: false };
+      e = { key, line: null, from: -1, to: -1, row: null, fresh: false, rewrite: false };
       this.entries.set(key, e);
     }
     this.seen.set(path, e);
@@ -428,7 +453,19 @@ export class CheckCache implements ParseCache {
     let unchangedLines = 0;
     const vaultLine = this.vaultNow && `${this.vaultNow.key}\t${this.vaultNow.fast}\t${this.vaultNow.json}`;
     let changed = this.stale || !this.kindMatches || !this.shapeMatches || vaultLine !== (this.vaultRead?.line ?? null);
-    const out: string[] = [];
+    // The rows, in order: a line encoded now, or a run of unchanged lines copied as read (adjacent ones, as
+    // they are in the file, make one slice: a 10k-note vault with one note edited writes a few slices, not 45 MB
+    // of strings joined and encoded again).
+    const out: (string | Buffer)[] = [];
+    const rows = this.rowBytes;
+    let runFrom = -1;
+    let runTo = -1;
+    const endRun = (): void => {
+      if (runFrom === -1) return;
+      out.push(rows!.subarray(runFrom, runTo));
+      if (rows![runTo - 1] !== 10) out.push('\n'); // the file's last line, read without its newline
+      runFrom = runTo = -1;
+    };
     for (const f of vault.files) {
       const e = this.seen.get(f.path);
       if (!e || e.digest === undefined || f.problem !== null || written.has(e)) continue;
@@ -442,12 +479,24 @@ export class CheckCache implements ParseCache {
             ? 'null'
             : (e.findings ?? {})
           : (e.findings ?? e.row?.findings.raw() ?? 'null');
-        out.push(`${e.key}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}`);
+        endRun();
+        out.push(`${e.key}\t${encodeFile(f, e.digest, e.stat, findings, this.trustedBefore)}\n`);
       } else if (e.line !== null) {
         unchangedLines++;
-        out.push(`${e.key}\t${e.line}`);
+        if (rows && e.from !== -1) {
+          if (runFrom !== -1 && e.from === runTo && rows[runTo - 1] === 10) runTo = e.to;
+          else {
+            endRun();
+            runFrom = e.from;
+            runTo = e.to;
+          }
+        } else {
+          endRun();
+          out.push(`${e.key}\t${e.line}\n`);
+        }
       }
     }
+    endRun();
     // A file gone since the last run leaves a line behind that is not written again.
     if (unchangedLines !== this.linesRead) changed = true;
     if (!changed) return;
@@ -464,8 +513,21 @@ export class CheckCache implements ParseCache {
     } else head.push(JSON.stringify({ ...this.header, vaultLine: 0 }));
     try {
       // Two strings, not one: the ASCII rows stay a one-byte string however the vault line is written.
-      const parts = [Buffer.from(`${head.join('\n')}\n`, 'utf8')];
-      if (out.length) parts.push(Buffer.from(`${out.join('\n')}\n`, 'utf8'));
+      const parts: Uint8Array[] = [Buffer.from(`${head.join('\n')}\n`, 'utf8')];
+      // Strings between slices joined first: encoded in few calls, and ASCII rows stay one-byte strings.
+      let pending: string[] = [];
+      const flush = (): void => {
+        if (pending.length) parts.push(Buffer.from(pending.join(''), 'utf8'));
+        pending = [];
+      };
+      for (const o of out) {
+        if (typeof o === 'string') pending.push(o);
+        else {
+          flush();
+          parts.push(o);
+        }
+      }
+      flush();
       writeCacheFile(this.file, Buffer.concat(parts));
     } catch {
       // A read-only vault still gets its check; the next run simply has no cache.
