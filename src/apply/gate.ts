@@ -14,7 +14,9 @@ import { assembleVault, vaultShape, type LinkReuse } from '../vault/load.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
 import { count } from '../util/counters.js';
+import { sha1Base64 } from '../util/digest.js';
 import { HOLDING, type FileChange } from './compose.js';
+import type { PathMemo } from './paths.js';
 import { planApply, type ItemOutcome, type Plan } from './plan.js';
 
 export interface LostLine {
@@ -384,8 +386,32 @@ interface GateResult {
   readonly lost: LostLine[];
 }
 
+/**
+ * Verdicts by vault and by the plan's changes: a verdict is a function of the vault and of each change's path,
+ * whether it had a before, and its after (bytes and mode), in order (postImage and lostIndexText read nothing
+ * else of a change). The gate meets the same changes more than once: the first group it tries is the whole plan,
+ * and consolidate's next round (withhold.ts) plans the items the last round kept, which that round judged.
+ */
+const verdicts = new WeakMap<Vault, Map<string, GateResult>>();
+const changesKey = (changes: readonly FileChange[]): string =>
+  changes
+    .map((c) => `${c.path}\0${c.before ? 1 : 0}\0${c.after ? `${c.after.mode}\0${sha1Base64(c.after.bytes)}` : '-'}`)
+    .join('\n');
+
 function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): GateResult {
   if (plan.changes.length === 0) return { newErrors: [], lost: [] };
+  let memo = verdicts.get(vault);
+  if (!memo) verdicts.set(vault, (memo = new Map()));
+  const key = changesKey(plan.changes);
+  const known = memo.get(key);
+  if (known) return known;
+  const verdict = judgeChanges(vault, baseline, plan);
+  memo.set(key, verdict);
+  return verdict;
+}
+
+function judgeChanges(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): GateResult {
+  count('apply.gateJudged');
   const post = postImage(vault, plan.changes);
   const left = new Map(baseline);
   const unmatched: Finding[] = [];
@@ -450,7 +476,9 @@ export function gatedPlan(
   runId: string,
   options: GateOptions = {},
 ): { plan: Plan; gate: GateReport } {
-  const plan = planApply(proposal, vault, runId, {});
+  // The file system does not change while the gate plans its trials: each path is checked once.
+  const paths: PathMemo = new Map();
+  const plan = planApply(proposal, vault, runId, { paths });
   const empty: GateReport = { newErrors: [], lost: [], refused: new Map(), overridden: false };
   if (plan.changes.length === 0) return { plan: allOrNothing(plan, options), gate: empty };
   const baseline = baselineOf(vault);
@@ -463,10 +491,19 @@ export function gatedPlan(
   const candidates = plan.items.filter((i) => i.status === 'run').map((i) => i.id);
   const accepted = new Set<string>();
   const refused = new Map<string, string>();
+  // Verdicts by the set of items tried (a trial's plan is a function of it, within this call): when the first half
+  // of a failing group passes, the second half's trial is the failing group's again, and is not planned or judged.
+  const judged = new Map<string, GateResult>();
   const tryGroup = (group: readonly string[]): void => {
     if (group.length === 0) return;
     const trial = new Set([...accepted, ...group]);
-    const verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, {}));
+    const key = candidates.filter((id) => trial.has(id)).join('\n');
+    let verdict = judged.get(key);
+    if (!verdict) {
+      count('apply.gateTrials');
+      verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, { paths }));
+      judged.set(key, verdict);
+    }
     if (!failed(verdict)) {
       for (const id of group) accepted.add(id);
       return;
@@ -480,7 +517,7 @@ export function gatedPlan(
     tryGroup(group.slice(half));
   };
   tryGroup(candidates);
-  const final = planApply(only(proposal, accepted), vault, runId, {});
+  const final = planApply(only(proposal, accepted), vault, runId, { paths });
   const items: ItemOutcome[] = final.items.map((o) => {
     const why = refused.get(o.id);
     if (why) return { ...o, status: 'refused', reason: why, warnings: [] };

@@ -4,6 +4,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { count } from '../util/counters.js';
 import { isInside } from '../util/paths.js';
 import type { Vault } from '../vault/model.js';
 
@@ -68,9 +69,20 @@ export function unsafePath(root: string, path: string, options: { state?: boolea
   return null;
 }
 
+/**
+ * `unsafePath` answers kept within one planning (the post-state gate plans many trials of one proposal while the
+ * file system does not change): a path's answer is looked up, not asked of the file system again.
+ */
+export type PathMemo = Map<string, string | null>;
+
 /** Why a path from a proposal is refused, or null when it is safe to touch. */
-export function refusePath(vault: Vault, path: string, role: PathRole): string | null {
-  const unsafe = unsafePath(vault.root, path);
+export function refusePath(vault: Vault, path: string, role: PathRole, memo?: PathMemo): string | null {
+  let unsafe = memo?.get(path);
+  if (unsafe === undefined) {
+    count('apply.pathChecks');
+    unsafe = unsafePath(vault.root, path);
+    memo?.set(path, unsafe);
+  }
   if (unsafe) return unsafe;
   const file = vault.byPath.get(path);
   if (role === 'note' && file && file.role !== 'note')

@@ -10,6 +10,7 @@ import type { Proposal } from '../proposal/schema.js';
 import type { Vault } from '../vault/model.js';
 import { describe, runAction } from './actions.js';
 import { Composition, emptyOverlay, type FileChange } from './compose.js';
+import type { PathMemo } from './paths.js';
 import { checkFresh, checkPaths, Refusal } from './validate.js';
 
 export type ItemStatus = 'run' | 'skipped' | 'refused' | 'done';
@@ -36,7 +37,7 @@ export function planApply(
   proposal: Proposal,
   vault: Vault,
   runId: string,
-  options: { allOrNothing?: boolean } = {},
+  options: { allOrNothing?: boolean; paths?: PathMemo } = {},
 ): Plan {
   const run = new Composition();
   const outcomes: ItemOutcome[] = [];
@@ -49,7 +50,7 @@ export function planApply(
       continue;
     }
     try {
-      checkPaths(vault, item);
+      checkPaths(vault, item, options.paths);
       checkFresh(vault, item, manifest);
       const overlay = emptyOverlay();
       runAction(vault, item, overlay);

@@ -6,7 +6,7 @@
 import { fileSha, parseEntryPath, refKey as entryKey } from '../proposal/refs.js';
 import type { ProposalItem } from '../proposal/schema.js';
 import type { Vault, VaultFile } from '../vault/model.js';
-import { refusePath, type PathRole } from './paths.js';
+import { refusePath, type PathMemo, type PathRole } from './paths.js';
 
 export class Refusal extends Error {}
 
@@ -21,7 +21,7 @@ export function currentEntry(
   return found ? { file: e.file, entry: e.entry, text: found.text, sha256: found.sha256 } : null;
 }
 
-export function checkPaths(vault: Vault, item: ProposalItem): void {
+export function checkPaths(vault: Vault, item: ProposalItem, memo?: PathMemo): void {
   const checks: [string, PathRole][] = item.notes.map((n) => [
     entryKey(n),
     vault.byPath.get(n.path)?.role === 'note' || !vault.byPath.has(n.path) ? 'note' : 'index',
@@ -46,6 +46,7 @@ export function checkPaths(vault: Vault, item: ProposalItem): void {
       vault,
       path,
       entry || vault.byPath.get(path)?.role === 'hermes-store' ? 'any-markdown' : role,
+      memo,
     );
     if (why) throw new Refusal(`refused path: ${why}`);
   }
