@@ -116,7 +116,8 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
         maxBytes,
         hash: sha1Base64(p.bytes),
         stored,
-        plain: stored ? null : { sentences, claims },
+        // The subject is read lazily (a Proxy, which v8.serialize refuses): stored as a plain array.
+        plain: stored ? null : { sentences, claims: { ...claims, subject: [...claims.subject] } },
       };
       pending.push({ file: fileOf(path), entry });
     }

@@ -10,6 +10,7 @@
 import { stem, typoLevel } from './lexicon.js';
 import { isCjk, STOPWORDS, tokens as tokenize } from './text.js';
 import { count } from '../util/counters.js';
+import { lazyArray } from '../util/lazy-array.js';
 
 /** A clause as the claims read it: its raw text and its tokens (code spans' text kept, paths and URLs dropped). */
 export interface ClaimClause {
@@ -57,7 +58,21 @@ const CJK_BREAK = /[，。；、,;:：()（）!?！？]/;
 const MAY_REFUSE =
   /n't|\b(?:not|no|never|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead|longer|forbidden|banned|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired)|nunca|jamais|evit|não|nem\b|removid|proibid|descontinuad/i;
 
-const SPACE = /\s/;
+/** Whether the UTF-16 unit is white space as `/\s/` reads it (a code test, not a regex per character). */
+export function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
 /**
  * `text.slice(0, end).split(/\s+/).slice(-n).join(' ')`, reading back from `end` only as far as the n-th run
  * of white space (the split of the whole prefix made every word of a long clause cost the clause's length).
@@ -66,9 +81,9 @@ export function lastWords(text: string, end: number, n: number): string {
   let runs = 0;
   let from = 0;
   for (let i = end - 1; i >= 0; i--) {
-    if (!SPACE.test(text[i]!)) continue;
+    if (!isSpace(text.charCodeAt(i))) continue;
     let j = i;
-    while (j > 0 && SPACE.test(text[j - 1]!)) j--;
+    while (j > 0 && isSpace(text.charCodeAt(j - 1))) j--;
     if (++runs === n) {
       from = i + 1;
       break;
@@ -162,11 +177,11 @@ function thingOf(code: string): string {
 }
 
 function add(m: Map<string, Stance>, key: string, i: number, neg: boolean): void {
-  const e = m.get(key) ?? { pos: -1, neg: -1 };
-  if (neg) {
+  const e = m.get(key);
+  if (e === undefined) m.set(key, neg ? { pos: -1, neg: i } : { pos: i, neg: -1 });
+  else if (neg) {
     if (e.neg < 0) e.neg = i;
   } else if (e.pos < 0) e.pos = i;
-  m.set(key, e);
 }
 
 function addValue(
@@ -235,18 +250,45 @@ const DISTINCT =
 /** A number with its unit ("25 MB", "30 s", "80%", "4시"). */
 const NUM_UNIT = /(?<![\w.,:/$€£-])(\d+(?:[.,]\d+)?)\s?(%|[a-z]{2,3}\b|[sh]\b)/gi;
 
-export function claimSentences(
-  texts: readonly string[],
-): { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[] {
-  return texts.map((text) => {
-    const words = (t: string): string[] => tokenize(t.includes('/') ? t.replace(NOT_WORDS, ' ') : t);
-    const clauses = text
-      .split(CLAIM_SPLIT)
-      .map((c) => c.trim())
-      .filter((c) => c.length > 1)
-      .map((c) => ({ text: c, tokens: words(c) }));
-    return { clauses, tokens: words(text) };
-  });
+/** A clause's or sentence's words (paths and URLs dropped). */
+const claimWords = (t: string): string[] => tokenize(t.includes('/') ? t.replace(NOT_WORDS, ' ') : t);
+
+/** Text whose tokens are computed on first read: most clauses' tokens (frames) and sentences' (subjects) never are. */
+class LazyTokens {
+  #tokens: readonly string[] | undefined;
+  constructor(readonly text: string) {}
+  get tokens(): readonly string[] {
+    return (this.#tokens ??= claimWords(this.text));
+  }
+}
+class ClaimSentence extends LazyTokens {
+  constructor(
+    text: string,
+    readonly clauses: readonly ClaimClause[],
+  ) {
+    super(text);
+  }
+}
+
+/** A sentence as the claims read it: its clauses and its tokens (`text` given: the tokens are its words, read on demand). */
+export interface ClaimSentenceInput {
+  readonly text?: string;
+  readonly clauses: readonly ClaimClause[];
+  readonly tokens: readonly string[];
+}
+
+export function claimSentences(texts: readonly string[]): ClaimSentenceInput[] {
+  return texts.map(
+    (text) =>
+      new ClaimSentence(
+        text,
+        text
+          .split(CLAIM_SPLIT)
+          .map((c) => c.trim())
+          .filter((c) => c.length > 1)
+          .map((c) => new LazyTokens(c)),
+      ),
+  );
 }
 
 const YEAR = /^(?:19|20)\d{2}$/;
@@ -254,31 +296,41 @@ const YEAR = /^(?:19|20)\d{2}$/;
 const RULE = /^\W*(?:always|never|don't|dont|do not|must not|must|should not|should|nunca|sempre|não)\b\s*/i;
 const MARKER_WORDS = new Set(['always', 'never', 'even', 'also', 'still', 'just', 'really']);
 const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
+/** WORD on ASCII text (\p{L} and \p{N} there are letters and digits), without the Unicode tables. */
+const WORD_ASCII = /[A-Za-z0-9_][A-Za-z0-9_.'-]*/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
   /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
-export function noteClaims(
-  sentences: readonly { readonly clauses: readonly ClaimClause[]; readonly tokens: readonly string[] }[],
-): NoteClaims {
+export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
-  const subject: (readonly string[])[] = [];
   const intern = interner();
+  // A sentence's subject is read only when two claims meet: computed then, from its text (kept by the note's
+  // sentences anyway) or its tokens.
+  const sources = sentences.map((s) => s.text ?? s.tokens);
+  const subject = lazyArray(sources.length, (i) => {
+    const src = sources[i]!;
+    return subjectOf(typeof src === 'string' ? claimWords(src) : src, intern);
+  });
   const numbers = new Set<string>();
   const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
   sentences.forEach((s, i) => {
-    subject.push(subjectOf(s.tokens, intern));
     for (const c of s.clauses) {
-      const neg = refuses(c.text.replace(CODE, ' '));
-      const isScoped = scoped(c.text.replace(CODE, ' '));
-      const codes = [...c.text.matchAll(CODE)].map((m) => m[1]!);
+      // The clause without its code spans, once (a clause without a backtick has none).
+      const hasCode = c.text.includes('`');
+      const noCode = hasCode ? c.text.replace(CODE, ' ') : c.text;
+      const neg = refuses(noCode);
+      const isScoped = scoped(noCode);
+      const codes = hasCode ? Array.from(c.text.matchAll(CODE), (m) => m[1]!) : [];
+      const hasDigit = /\d/.test(c.text);
       // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
       if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i);
-      for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
+      if (hasDigit) for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
         const key = tokenize(c.text.slice(rule[0].length))
@@ -295,29 +347,38 @@ export function noteClaims(
         const refusedAt = mayRefuse
           ? (text: string, start: number, end: number): boolean => refusedNear(text, start, end, cjk)
           : (): boolean => false;
-        const blanked = c.text.replace(CODE, (x) => ' '.repeat(x.length));
-        for (const m of blanked.matchAll(WORD)) {
-          const t = m[0].toLowerCase().replace(/[.'-]+$/, '');
+        const blanked = hasCode ? c.text.replace(CODE, (x) => ' '.repeat(x.length)) : c.text;
+        for (const m of blanked.matchAll(NON_ASCII.test(blanked) ? WORD : WORD_ASCII)) {
+          const w = m[0].toLowerCase();
+          const end = w.charCodeAt(w.length - 1);
+          // 46 `.`, 39 `'`, 45 `-`: trailing ones dropped.
+          const t = end === 46 || end === 39 || end === 45 ? w.replace(/[.'-]+$/, '') : w;
           if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
         }
-        for (const m of c.text.matchAll(CODE)) {
-          const t = thingOf(m[1]!);
-          if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
-        }
-        for (const m of blanked.matchAll(IDENT))
-          add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
-        for (const m of c.text.matchAll(DISTINCT))
-          if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
+        if (hasCode)
+          for (const m of c.text.matchAll(CODE)) {
+            const t = thingOf(m[1]!);
+            if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
+          }
+        // An identifier holds a capital letter.
+        if (/[A-Z]/.test(blanked))
+          for (const m of blanked.matchAll(IDENT))
+            add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
+        if (hasDigit)
+          for (const m of c.text.matchAll(DISTINCT))
+            if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
       // A setting's name looks like one: a flag, SCREAMING_SNAKE, snake_case, camelCase, dotted (not "gap = 26").
-      for (const m of c.text.matchAll(ASSIGN))
-        if (/^-|[_.A-Z]/.test(m[1]!) && m[1]!.length >= 4)
-          addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
-      for (const m of c.text.matchAll(HOST_PORT))
-        if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text))
-          addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
+      if (c.text.includes('='))
+        for (const m of c.text.matchAll(ASSIGN))
+          if (/^-|[_.A-Z]/.test(m[1]!) && m[1]!.length >= 4)
+            addValue(values, refusedValues, `=${m[1]!.toLowerCase()}`, m[2]!, i, neg);
+      if (hasDigit && c.text.includes(':'))
+        for (const m of c.text.matchAll(HOST_PORT))
+          if (m[1] || /\b(?:https?:\/\/|port\b)/i.test(c.text))
+            addValue(values, refusedValues, `port@${m[1] ?? 'host'}`, m[2]!, i, neg);
       for (const code of codes) {
         const cron = CRON.exec(code.trim());
         if (cron) addValue(values, refusedValues, 'cron', cron[1]!.replace(/\s+/g, ' '), i, neg);
@@ -326,11 +387,10 @@ export function noteClaims(
         if (kv && !/^https?$/i.test(kv[1]!) && !kv[1]!.includes('-'))
           addValue(values, refusedValues, `:${kv[1]!.toLowerCase()}`, kv[2]!, i, neg);
       }
-      const noCode = codes.length > 0 ? c.text.replace(CODE, ' ') : c.text;
-      const prose = noCode.includes('/') ? noCode.replace(NOT_WORDS, ' ') : noCode;
+      const prose = hasDigit && noCode.includes('/') ? noCode.replace(NOT_WORDS, ' ') : noCode;
       // A clause listing several numbers is a record (a measurement, a change "1.5% → 2.0%"), not a setting.
-      const recordLike = (prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose);
-      if (!recordLike)
+      const recordLike = hasDigit && ((prose.match(NUMBERS) ?? []).length > 2 || /→|->/.test(prose));
+      if (hasDigit && !recordLike)
         for (const m of prose.matchAll(NUM_UNIT)) {
           const unit = m[2]!.toLowerCase();
           if (STOPWORDS.has(unit) || /^(?:x|th|st|nd|rd|am|pm)$/.test(unit)) continue;
@@ -340,7 +400,7 @@ export function noteClaims(
             .slice(-2);
           for (const w of before) addValue(values, refusedValues, `${stem(w)}#${unit}`, m[1]!, i, neg);
         }
-      if (/port|端口|포트/i.test(c.text))
+      if (hasDigit && /port|端口|포트/i.test(c.text))
         for (const m of c.text.matchAll(PORT)) addValue(values, refusedValues, 'port', (m[1] ?? m[2])!, i, neg);
       if (codes.length > 0 && /\b(?:is|are)\b/.test(c.text))
         for (const m of c.text.matchAll(IS_CODE)) {
@@ -364,7 +424,7 @@ export interface ClaimConflict {
  * The two sentences holding the claims share a content word besides the key: one subject. A number
  * keyed by the word before it and its unit ("upload … 25 MB" / "uploads … 10 MB") has its subject in the key.
  */
-const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string, need = 1): boolean => {
+export const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: string, need = 1): boolean => {
   if (key.includes('#')) return true;
   const except = new Set([key, stem(key), ...tokenize(key), ...tokenize(key).map(stem)]);
   const sa = a.subject[i]!,
@@ -386,7 +446,7 @@ const sharesSubject = (a: NoteClaims, i: number, b: NoteClaims, j: number, key: 
 };
 
 /** Two things naming one: equal, or the shorter one's words in order among the longer one's (`--no-verify` in `git push --no-verify`). */
-function sameThing(x: string, y: string): boolean {
+export function sameThing(x: string, y: string): boolean {
   if (x === y) return true;
   const [s, l] = x.length < y.length ? [x, y] : [y, x];
   const sw = s.split(/\s+/),
@@ -417,15 +477,40 @@ function spansWith(n: NoteClaims, word: string): readonly string[] {
   return m.get(word) ?? [];
 }
 
-/** A thing's stance in a note: as a thing (code span, identifier), else as a word of its prose (`prose` set). */
-function stanceIn(n: NoteClaims, thing: string): (Stance & { prose?: true }) | undefined {
-  const direct = n.things.get(thing);
-  if (direct) return direct;
-  const w = /\s/.test(thing) ? undefined : n.words.get(thing);
-  return w ? { ...w, prose: true } : undefined;
+/**
+ * A note's things that can take part in a polarity conflict (only used, or only refused; a thing both used and
+ * refused never does), in the order of `things`, with what the comparison asks of each: read once per note.
+ */
+interface ThingEntry {
+  readonly thing: string;
+  readonly stance: Stance;
+  /** No white space: looked up among the other note's words too, and needs a shared word of subject. */
+  readonly oneWord: boolean;
+  /** A command or a flag: may be found inside a longer span of the other note, by its first word. */
+  readonly first: string | null;
+}
+const thingLists = new WeakMap<NoteClaims, readonly ThingEntry[]>();
+function thingList(n: NoteClaims): readonly ThingEntry[] {
+  let list = thingLists.get(n);
+  if (!list) {
+    const out: ThingEntry[] = [];
+    for (const [thing, stance] of n.things) {
+      if (!onlyPos(stance) && !onlyNeg(stance)) continue;
+      const oneWord = !/\s/.test(thing);
+      out.push({
+        thing,
+        stance,
+        oneWord,
+        first: !oneWord || thing.startsWith('-') ? thing.split(/\s+/)[0]! : null,
+      });
+    }
+    thingLists.set(n, (list = out));
+  }
+  return list;
 }
 
 const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
+const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
 
 /**
  * A note's frames as plain data (the guard's claims cache serializes it): frame f is clause `clause[f]` with the
@@ -617,7 +702,6 @@ function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): Cla
   }
   return null;
 }
-const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
 
 /** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
 /**
@@ -692,37 +776,46 @@ export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrame
       b: rb.at,
     };
   }
-  const seen = new Set<string>();
+  // Each thing once: a thing of b that a names too was a's to try. Things both used and refused in their own note
+  // are left out of the lists (they never conflict).
   for (const [x, y] of [
     [a, b],
     [b, a],
   ] as const) {
-    for (const [thing, sx] of x.things) {
-      if (seen.has(thing)) continue;
-      seen.add(thing);
-      let sy = stanceIn(y, thing);
+    const list = thingList(x);
+    count('claims.thingReads', list.length);
+    for (const { thing, stance: sx, oneWord, first } of list) {
+      if (x === b && a.things.has(thing)) continue;
+      // Its stance in y: as a thing (code span, identifier), else as a word of y's prose.
+      let sy = y.things.get(thing);
+      let prose = false;
+      if (!sy && oneWord) {
+        sy = y.words.get(thing);
+        prose = sy !== undefined;
+      }
       // A command or flag inside a longer span of the other note: only spans holding its first word are tried.
-      if (!sy && (/\s/.test(thing) || thing.startsWith('-')))
-        for (const other of spansWith(y, thing.split(/\s+/)[0]!))
+      if (!sy && first !== null)
+        for (const other of spansWith(y, first))
           if (sameThing(thing, other)) {
             sy = y.things.get(other);
             break;
           }
       if (!sy) continue;
-      const flip = x === b;
-      const ix = onlyPos(sx) ? sx.pos : sx.neg,
-        iy = onlyPos(sy) ? sy.pos : sy.neg;
-      // A one-word thing (`main`, `open`, an address) needs one more shared word of subject; a command is specific enough.
-      if (ix < 0 || iy < 0 || (!/\s/.test(thing) && !sharesSubject(x, ix, y, iy, thing))) continue;
       // A word of prose may be what is refused ("nunca localStorage"), not what is used: "merged into main" is not `main`.
-      if (onlyPos(sx) && onlyNeg(sy))
+      const used = onlyPos(sx);
+      if (used ? !onlyNeg(sy) : !onlyPos(sy) || prose) continue;
+      const ix = used ? sx.pos : sx.neg,
+        iy = used ? sy.neg : sy.pos;
+      // A one-word thing (`main`, `open`, an address) needs one more shared word of subject; a command is specific enough.
+      if (oneWord && !sharesSubject(x, ix, y, iy, thing)) continue;
+      const flip = x === b;
+      if (used)
         return flip
-          ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos }
-          : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
-      if (onlyNeg(sx) && onlyPos(sy) && !sy.prose)
-        return flip
-          ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg }
-          : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
+          ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: iy, b: ix }
+          : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: ix, b: iy };
+      return flip
+        ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: iy, b: ix }
+        : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: ix, b: iy };
     }
   }
   return null;

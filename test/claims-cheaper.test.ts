@@ -1,0 +1,132 @@
+// The claims' cheaper paths (issue 14) give the old answers: white space read by char code, ASCII clauses'
+// words read with an ASCII regex, and the polarity comparison read from a per-note list of things (things both
+// used and refused left out, the subject asked last) rather than every thing's stance looked up per pair.
+import { describe, expect, it } from 'vitest';
+import {
+  claimConflict,
+  claimSentences,
+  isSpace,
+  noteClaims,
+  sameThing,
+  sharesSubject,
+  type NoteClaims,
+  type Stance,
+} from '../src/similarity/claims.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+describe('isSpace', () => {
+  it('is /\\s/ on every UTF-16 unit', () => {
+    const differ: string[] = [];
+    for (let c = 0; c < 0x10000; c++) if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c.toString(16));
+    expect(differ).toEqual([]);
+  });
+});
+
+describe('words of an ASCII clause', () => {
+  it('are the words the Unicode regex reads (the same clause with a non-ASCII sign forces it)', () => {
+    const r = seeded(3);
+    const PIECES = ['use', 'Never', "don't", 'x.y', 'a-b-', '__init__', '42', '3.5', "it's.", '--flag', 'No', 'main'];
+    const SEPS = [' ', ', ', '. ', ' (', ') ', '`', ' ', '!', '\t', "'", '-', '.'];
+    for (let k = 0; k < 2000; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 14); i > 0; i--)
+        parts.push(PIECES[Math.floor(r() * PIECES.length)]!, SEPS[Math.floor(r() * SEPS.length)]!);
+      const text = parts.join('');
+      const ascii = noteClaims(claimSentences([text])).words;
+      // U+00B7 is neither a letter nor a digit and no claim pattern names it: only the regex choice differs.
+      const unicode = noteClaims(claimSentences([`${text} \u00b7`])).words;
+      expect([...ascii], JSON.stringify(text)).toEqual([...unicode]);
+    }
+  });
+});
+
+/** The polarity comparison as it was: every thing of each note, its stance in the other looked up per pair. */
+function referencePolarity(a: NoteClaims, b: NoteClaims): unknown {
+  const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
+  const onlyNeg = (s: Stance): boolean => s.neg >= 0 && s.pos < 0;
+  const stanceIn = (n: NoteClaims, thing: string): (Stance & { prose?: true }) | undefined => {
+    const direct = n.things.get(thing);
+    if (direct) return direct;
+    const w = /\s/.test(thing) ? undefined : n.words.get(thing);
+    return w ? { ...w, prose: true } : undefined;
+  };
+  const spansWith = (n: NoteClaims, word: string): string[] =>
+    [...n.things.keys()].filter((t) => /\s/.test(t) && t.split(/\s+/).includes(word));
+  const seen = new Set<string>();
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const [thing, sx] of x.things) {
+      if (seen.has(thing)) continue;
+      seen.add(thing);
+      let sy = stanceIn(y, thing);
+      if (!sy && (/\s/.test(thing) || thing.startsWith('-')))
+        for (const other of spansWith(y, thing.split(/\s+/)[0]!))
+          if (sameThing(thing, other)) {
+            sy = y.things.get(other);
+            break;
+          }
+      if (!sy) continue;
+      const flip = x === b;
+      const ix = onlyPos(sx) ? sx.pos : sx.neg,
+        iy = onlyPos(sy) ? sy.pos : sy.neg;
+      if (ix < 0 || iy < 0 || (!/\s/.test(thing) && !sharesSubject(x, ix, y, iy, thing))) continue;
+      if (onlyPos(sx) && onlyNeg(sy))
+        return flip
+          ? { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sy.neg, b: sx.pos }
+          : { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sx.pos, b: sy.neg };
+      if (onlyNeg(sx) && onlyPos(sy) && !sy.prose)
+        return flip
+          ? { kind: 'polarity', detail: `\`${thing}\` used in one, refused in the other`, a: sy.pos, b: sx.neg }
+          : { kind: 'polarity', detail: `\`${thing}\` refused in one, used in the other`, a: sx.neg, b: sy.pos };
+    }
+  }
+  return null;
+}
+
+describe('polarity conflicts from the per-note thing list', () => {
+  it('are the conflicts every stance looked up per pair found, first one first', () => {
+    const r = seeded(19);
+    const THINGS = ['`npm`', '`pnpm`', '`git push --force`', '`--force`', '`--no-verify`', 'localStorage', '`main`'];
+    const WORDS = ['use', 'deploy', 'script', 'npm', 'main', 'branch', 'tests', 'release', 'force', 'cache'];
+    const LEADS = ['never use', "don't run", 'always use', 'we use', 'avoid', 'run', 'no longer use', ''];
+    const sentence = (): string => {
+      const words = [LEADS[Math.floor(r() * LEADS.length)]!, THINGS[Math.floor(r() * THINGS.length)]!];
+      for (let i = Math.floor(r() * 5); i > 0; i--) words.push(WORDS[Math.floor(r() * WORDS.length)]!);
+      if (r() < 0.3) words.push('is forbidden');
+      return words.join(' ');
+    };
+    // Only the polarity part: no values, rules or frames.
+    const polarityOnly = (c: NoteClaims): NoteClaims => ({
+      ...c,
+      values: new Map(),
+      rules: new Map(),
+      frames: noteClaims([]).frames,
+    });
+    const notes = Array.from({ length: 80 }, () =>
+      polarityOnly(noteClaims(claimSentences(Array.from({ length: 1 + Math.floor(r() * 5) }, sentence)))),
+    );
+    startCounting();
+    let found = 0;
+    for (const a of notes)
+      for (const b of notes) {
+        if (a === b) continue;
+        const expected = referencePolarity(a, b);
+        expect(claimConflict(a, b)).toEqual(expected);
+        if (expected) found++;
+      }
+    const counts = stopCounting();
+    // Conflicts of both kinds and directions were there to find, and the lists were read.
+    expect(found).toBeGreaterThan(500);
+    expect(counts['claims.thingReads']).toBeGreaterThan(0);
+  });
+});
