@@ -1,9 +1,10 @@
 // The post-state gate's post-images reuse the vault's resolved links for files a trial leaves unchanged
-// while the trial keeps the vault's shape (src/apply/gate.ts `linkReuse`, src/vault/load.ts `LinkReuse`).
+// (src/vault/load.ts `LinkBase`): all of them while the trial keeps the vault's shape; when it adds, removes or
+// renames notes, those whose links name none of them (resolve.ts `targetKeys`), missing links re-asked for did-you-mean.
 // Truth: the vault the changes would leave, written to disk and loaded fresh. Every file's links must be
 // those, in a sequence of trials whose shapes repeat and change (index edits only; a note added; a note
 // removed; a note's name changed; back to the first), as the gate's halving makes them.
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postImage } from '../src/apply/gate.js';
@@ -25,8 +26,10 @@ function onDisk(base: string, changes: readonly FileChange[]): Vault {
   const dir = tempDir();
   cpSync(base, dir, { recursive: true });
   for (const c of changes) {
-    if (c.after) writeFileSync(join(dir, c.path), c.after.bytes);
-    else rmSync(join(dir, c.path));
+    if (c.after) {
+      mkdirSync(join(dir, c.path, '..'), { recursive: true });
+      writeFileSync(join(dir, c.path), c.after.bytes);
+    } else rmSync(join(dir, c.path));
   }
   return loadVault(dir, { config: DEFAULT_CONFIG });
 }
@@ -74,5 +77,97 @@ describe('gate post-images reuse resolved links', () => {
     } finally {
       stopCounting();
     }
+  });
+
+  it('give the links a fresh load gives when trials add, remove and rename notes whose names collide, folded', () => {
+    // A seeded generator: notes in folders, stems and names that fold alike, links of every kind naming them
+    // (wikilinks by stem, name, path and folded spelling; markdown links relative, escaped, with fragments;
+    // mentions), some missing; each trial removes, adds and renames a few notes (and sometimes edits the index).
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n); // the high bits: an LCG's low bits cycle
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+    const stems = ['alpha', 'Alpha_Beta', 'alpha-beta', 'gamma', 'delta note', 'delta-note', 'eps', 'zeta'];
+    const folders = ['', 'sub/', 'sub/deep/'];
+    const fm = (name: string): string => `---\nname: ${name}\ndescription: d\ntype: user\n---\n`;
+    const linkTo = (stem: string, folder: string): string =>
+      pick([
+        `[[${stem}]]`,
+        `[[${folder}${stem}]]`,
+        `[[${stem}.md]]`,
+        `[[${stem.toUpperCase()}]]`,
+        `[[${stem}x]]`,
+        `[l](${encodeURI(stem)}.md)`,
+        `[l](${folder}${stem}.md#part)`,
+        `[l](../${stem}.md)`,
+        `[l](./${stem}.md?x=1)`,
+        `\`${stem}.md\``,
+        `\`${folder}${stem}.md\``,
+        `[[name-${stem}]]`,
+      ]);
+    const body = (n = 1): string =>
+      Array.from({ length: n }, () => linkTo(pick(stems), pick(folders))).join(' and ') + '.\n';
+    const base = tempDir();
+    const files = new Map<string, string>();
+    files.set('MEMORY.md', `# Memory\n\n${Array.from({ length: 8 }, () => `- ${body(3)}`).join('')}`);
+    for (const stem of stems)
+      for (const folder of folders)
+        if (rnd(3) > 0) files.set(`${folder}${stem}.md`, `${fm(rnd(2) ? `name-${pick(stems)}` : stem)}${body()}`);
+    // Notes of one link each: reused unless that link names a changed note.
+    for (let i = 0; i < 60; i++) files.set(`${pick(folders)}linker-${i}.md`, `${fm(`linker-${i}`)}${body()}`);
+    // Notes of a stem and a name of their own, linked by name and misspelled (did-you-mean names the stem).
+    for (let i = 0; i < 6; i++) {
+      files.set(`solo-${i}.md`, `${fm(`solo-name-${i}`)}Alone.\n`);
+      files.set(`linker-solo-${i}.md`, `${fm(`linker solo ${i}`)}See [[solo-name-${i}]].\n`);
+      files.set(`linker-solo-${i}x.md`, `${fm(`linker solo ${i}x`)}See [[solo-${i}x]].\n`);
+    }
+    // And one wikilink by path (`[[sub/alpha]]`: the file `sub/alpha.md`, not a stem) to each note in a folder.
+    for (const path of [...files.keys()].filter((p) => p.includes('/') && !p.includes('linker-')))
+      files.set(`linker-${path.replace(/\W/g, '-')}.md`, `${fm(`linker ${path}`)}See [[${path.slice(0, -3)}]].\n`);
+    for (const [path, text] of files) {
+      mkdirSync(join(base, path, '..'), { recursive: true });
+      writeFileSync(join(base, path), text);
+    }
+    const vault = loadVault(base, { config: DEFAULT_CONFIG });
+    const notes = [...files.keys()].filter((p) => p !== 'MEMORY.md' && !p.includes('linker-'));
+    const change = (path: string, text: string | null): FileChange => ({
+      path,
+      before: null,
+      after: text === null ? null : { bytes: enc.encode(text), mode: 0o644 },
+      item: 'test',
+    });
+    let reused = 0;
+    startCounting();
+    try {
+      for (let trial = 0; trial < 24; trial++) {
+        const changes = new Map<string, FileChange>();
+        for (let k = rnd(3); k >= 0; k--) {
+          const what = rnd(4);
+          if (what === 0) {
+            const path = pick(notes);
+            changes.set(path, change(path, null));
+          } else if (what === 1) {
+            const path = `${pick(folders)}${pick(stems)}${rnd(2) ? '' : '2'}.md`;
+            changes.set(path, change(path, `${fm(rnd(2) ? `name-${pick(stems)}` : pick(stems))}${body()}`));
+          } else if (what === 2) {
+            const path = pick(notes);
+            changes.set(
+              path,
+              change(path, `${fm(`name-${pick(stems)}`)}${files.get(path)!.replace(/^---[^]*?---\n/, '')}`),
+            );
+          } else changes.set('MEMORY.md', change('MEMORY.md', `${files.get('MEMORY.md')!}- ${body()}`));
+        }
+        const list = [...changes.values()];
+        const before = snapshot()['link.filesReused'] ?? 0;
+        expect(links(postImage(vault, list)), `trial ${trial}`).toEqual(links(onDisk(base, list)));
+        reused += (snapshot()['link.filesReused'] ?? 0) - before;
+      }
+    } finally {
+      stopCounting();
+    }
+    // Not a vacuous pass: files were reused across changed shapes.
+    expect(reused).toBeGreaterThan(24 * 30);
   });
 });

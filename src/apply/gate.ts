@@ -10,7 +10,7 @@ import { runRules, type FileFindingsCache } from '../rules/engine.js';
 import { RULES } from '../rules/index.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { parseMarkdown } from '../vault/file.js';
-import { assembleVault, vaultShape, type LinkReuse } from '../vault/load.js';
+import { assembleVault, linkBase } from '../vault/load.js';
 import type { Link, Vault, VaultFile } from '../vault/model.js';
 import { roleClassifier } from '../vault/roles.js';
 import { count } from '../util/counters.js';
@@ -58,36 +58,8 @@ const parsedMemo = new WeakMap<
   { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }
 >();
 
-const byPath = <T extends { readonly path: string }>(a: T, b: T): number =>
-  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-
-/**
- * The vault's own resolved links, by each file's bytes object: the files a trial leaves unchanged share their
- * bytes with the vault, and while the trial keeps the vault's shape (no note added, removed or renamed) their
- * links are the vault's, not resolved again (a file's links are a function of its bytes, path and role and of
- * the shape: `LinkReuse`). Only the vault's own links are kept (no trial's): they are alive with the vault
- * anyway, so this costs no memory (keeping each trial's links cost ~0.8 GB at hard 10k).
- */
-const vaultLinks = new WeakMap<Uint8Array, { readonly key: string; readonly links: readonly Link[] }>();
-const linkReuse: LinkReuse = {
-  get: (shape, f) => {
-    const hit = vaultLinks.get(f.bytes);
-    return hit && hit.key === `${shape}\0${f.path}\0${f.role}` ? hit.links : undefined;
-  },
-};
-/** Vaults whose own links are in `vaultLinks` under their shape (computed as postImage orders files: by path). */
-const seeded = new WeakSet<Vault>();
-function seed(vault: Vault): void {
-  if (seeded.has(vault)) return;
-  seeded.add(vault);
-  const files = [...vault.files].sort(byPath);
-  const shape = vaultShape(vault.root, files, [...vault.otherFiles]);
-  for (const f of files) vaultLinks.set(f.bytes, { key: `${shape}\0${f.path}\0${f.role}`, links: f.links });
-}
-
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
-  seed(vault);
   const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
   for (const f of vault.files) images.set(f.path, { bytes: f.bytes, mode: f.mode, mtimeMs: f.mtimeMs, role: f.role });
   for (const c of changes) {
@@ -135,7 +107,7 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
     [...vault.otherFiles],
     [...vault.skipped],
     undefined,
-    linkReuse,
+    linkBase(vault),
   );
 }
 

@@ -21,7 +21,8 @@ import type {
   VaultKind,
 } from './model.js';
 import { detectKind, roleClassifier } from './roles.js';
-import { buildLookup, lazyLink, resolveLink, type NoteLookup } from './resolve.js';
+import { count } from '../util/counters.js';
+import { ANY_KEY, buildLookup, fileKeys, lazyLink, resolveLink, targetKeys, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 import { linkResolver, type LinkResolver } from './link-memo.js';
 
@@ -160,11 +161,100 @@ export function vaultShape(
 }
 
 /**
- * Resolved links kept between vaults built from mostly the same files (apply's post-state gate builds one per
- * trial): a file's links are a function of its bytes, path and role and of the vault's shape (`vaultShape`).
+ * A vault whose resolved links a vault assembled from mostly its files reuses (apply's post-state gate assembles one
+ * per trial). A file's links are a function of its bytes, path and role and of the lookup (every file's path and
+ * role, every note's name, the other files). A file the new vault shares with the base (same bytes object, path and
+ * role) keeps the base's links when the lookup is the base's; when files were added, removed, renamed or given
+ * another role (a merge deletes a note), it keeps them unless one of its links names one of those files
+ * (`targetKeys`/`fileKeys` in resolve.ts), its missing links given the new vault's did-you-mean; the rest is
+ * resolved as usual. One resolver: reuse only skips asking it again where its answer cannot have changed.
  */
-export interface LinkReuse {
-  get(shape: string, file: Pick<ParsedFile, 'bytes' | 'path' | 'role'>): readonly Link[] | undefined;
+export interface LinkBase {
+  readonly root: string;
+  readonly other: ReadonlySet<string>;
+  /** Every file's role and (a note's) name, by path. */
+  readonly files: ReadonlyMap<string, { readonly role: FileRole; readonly name: string | null }>;
+  /** The base's files by their bytes object. */
+  readonly byBytes: WeakMap<Uint8Array, VaultFile>;
+}
+
+const bases = new WeakMap<Vault, LinkBase>();
+/** The vault as a `LinkBase` (built once per vault). */
+export function linkBase(vault: Vault): LinkBase {
+  let base = bases.get(vault);
+  if (!base) {
+    const byBytes = new WeakMap<Uint8Array, VaultFile>();
+    const files = new Map<string, { role: FileRole; name: string | null }>();
+    for (const f of vault.files) {
+      byBytes.set(f.bytes, f);
+      files.set(f.path, { role: f.role, name: f.role === 'note' ? (f.meta.name ?? null) : null });
+    }
+    bases.set(vault, (base = { root: vault.root, other: vault.otherFiles, files, byBytes }));
+  }
+  return base;
+}
+
+/** The keys of the files `parsed` adds, removes, renames or re-roles against the base; null when nothing is reusable. */
+function changedKeys(
+  base: LinkBase,
+  root: string,
+  parsed: readonly ParsedFile[],
+  other: readonly string[],
+): Set<string> | null {
+  if (root !== base.root || other.length !== base.other.size || other.some((o) => !base.other.has(o))) return null;
+  const keys = new Set<string>();
+  const touch = (path: string, name: string | null): void => {
+    for (const k of fileKeys(path, name)) keys.add(k);
+  };
+  const paths = new Set<string>();
+  for (const p of parsed) {
+    paths.add(p.path);
+    const was = base.files.get(p.path);
+    const name = p.role === 'note' ? (p.meta.name ?? null) : null;
+    if (was && was.role === p.role && was.name === name) continue;
+    touch(p.path, name);
+    if (was) touch(p.path, was.name);
+  }
+  for (const [path, was] of base.files) if (!paths.has(path)) touch(path, was.name);
+  return keys;
+}
+
+/** The keys a file's links depend on (`targetKeys`), once per links array. */
+const keysMemo = new WeakMap<readonly Link[], ReadonlySet<string>>();
+function linkKeys(links: readonly Link[]): ReadonlySet<string> {
+  let keys = keysMemo.get(links);
+  if (!keys) {
+    const set = new Set<string>();
+    for (const l of links) for (const k of targetKeys(l)) set.add(k);
+    keysMemo.set(links, (keys = set));
+  }
+  return keys;
+}
+
+/** The base's links of `p` where their answers stand in a vault whose changed files have `changed` keys, or undefined. */
+function reusedLinks(
+  base: LinkBase,
+  changed: ReadonlySet<string>,
+  p: ParsedFile,
+  suggest: (l: Link) => () => string | null,
+): readonly Link[] | undefined {
+  const was = base.byBytes.get(p.bytes);
+  if (!was || was.path !== p.path || was.role !== p.role) return undefined;
+  const links = was.links;
+  if (changed.size === 0) return links;
+  const own = linkKeys(links);
+  if (own.has(ANY_KEY)) return undefined;
+  for (const k of changed) if (own.has(k)) return undefined;
+  count('link.filesReused');
+  if (!links.some((l) => l.resolution === 'missing')) return links;
+  // Another set of notes: a missing link's did-you-mean is asked of this vault's lookup.
+  return Object.freeze(
+    links.map((l) => {
+      if (l.resolution !== 'missing') return l;
+      const { kind, target, offset, length, line, column, resolved, resolution } = l;
+      return lazyLink({ kind, target, offset, length, line, column, resolved, resolution }, suggest(l));
+    }),
+  );
 }
 
 /** The index budget and the entries past it: of a Claude vault's index only. */
@@ -180,7 +270,7 @@ export function assembleVault(
   other: readonly string[],
   skipped: SkippedEntry[],
   cache?: ParseCache,
-  reuse?: LinkReuse,
+  base?: LinkBase,
 ): Vault {
   const notes = parsed.filter((p) => p.role === 'note');
   const lookup = buildLookup(
@@ -190,11 +280,11 @@ export function assembleVault(
   );
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
-  const shape = cache || reuse ? vaultShape(root, parsed, other) : '';
-  cache?.useShape(shape);
+  if (cache) cache.useShape(vaultShape(root, parsed, other));
   const resolver = linkResolver(lookup, root);
+  const changed = base ? changedKeys(base, root, parsed, other) : null;
   const resolveAll = (p: ParsedFile): readonly Link[] => {
-    const known = reuse?.get(shape, p);
+    const known = changed && reusedLinks(base!, changed, p, (l) => suggester(p.path, lookup, root)(l));
     if (known) return known;
     return Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
   };

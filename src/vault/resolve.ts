@@ -1,6 +1,6 @@
 /** Where a link points: markdown links by path, wikilinks by stem, then name, then folded spelling. */
 import { posix } from 'node:path';
-import type { Link, Resolution } from './model.js';
+import { stemOf, type Link, type Resolution } from './model.js';
 import type { ScannedLink } from './scan.js';
 import { count } from '../util/counters.js';
 import { editDistance } from '../util/edit-distance.js';
@@ -96,6 +96,46 @@ function safeDecode(s: string): string {
   }
 }
 
+const isExternal = (raw: string): boolean =>
+  raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//');
+/** A trimmed path target without its query or fragment, %-escapes decoded. */
+function cleanPath(raw: string): string {
+  // Most targets have no query, fragment or escape: skip the replace and the decode for them.
+  const bare = raw.includes('?') || raw.includes('#') ? raw.replace(/[?#].*$/, '') : raw;
+  return bare.includes('%') ? safeDecode(bare) : bare;
+}
+
+/** A `targetKeys` answer: the link's answer may change with any file. */
+export const ANY_KEY = '\u0000';
+/**
+ * What a file must be called for a link's answer to depend on it: the folded stem of its path and its folded name
+ * (`fileKeys`). `resolveLink` reads the vault (its lookup) only as: for a wikilink `t`, the note with stem or name
+ * `t`, the file `t.md`, the note whose folded stem or name is `t` folded; for a path, the file at the path it
+ * names (its last segment is that file's); for a mention also the note with the stem of its last segment; and for
+ * a missing link, its did-you-mean (any stem). So while no file with one of these keys is added, removed, renamed or
+ * given another role, a link's resolution stays (its did-you-mean aside): what a vault assembled from another's
+ * files reuses (`LinkBase` in load.ts). Empty: the answer depends on no file; `ANY_KEY`: on any.
+ */
+export function targetKeys(link: Pick<ScannedLink, 'kind' | 'target'>): string[] {
+  if (link.kind === 'wikilink') {
+    const t = link.target.replace(/\.md$/i, '').trim();
+    return [fold(t), fold(t.slice(t.lastIndexOf('/') + 1))];
+  }
+  const raw = link.target.trim();
+  if (isExternal(raw)) return [];
+  const clean = cleanPath(raw);
+  if (clean.startsWith('~')) return [];
+  const last = clean.slice(clean.lastIndexOf('/') + 1);
+  if (last === '' || last === '.' || last === '..') return [ANY_KEY];
+  const keys = [fold(stemOf(last))];
+  if (link.kind === 'mention') keys.push(fold(link.target.slice(link.target.lastIndexOf('/') + 1, -3)));
+  return keys;
+}
+
+/** The keys by which links can name a file (see `targetKeys`): its folded stem and, for a note, its folded name. */
+export const fileKeys = (path: string, name: string | null): string[] =>
+  name === null ? [fold(stemOf(path))] : [fold(stemOf(path)), fold(name)];
+
 /** A markdown link, definition or backticked mention, relative to the file that holds it. `suggest` false: no did-you-mean (guard's reachability needs only `resolved`). */
 export function resolvePath(
   fromPath: string,
@@ -105,11 +145,8 @@ export function resolvePath(
   suggest = true,
 ): Resolved {
   const raw = target.trim();
-  if (raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//'))
-    return { resolved: null, resolution: 'external', suggestion: null };
-  // Most targets have no query, fragment or escape: skip the replace and the decode for them.
-  const bare = raw.includes('?') || raw.includes('#') ? raw.replace(/[?#].*$/, '') : raw;
-  let clean = bare.includes('%') ? safeDecode(bare) : bare;
+  if (isExternal(raw)) return { resolved: null, resolution: 'external', suggestion: null };
+  let clean = cleanPath(raw);
   if (clean.startsWith('~')) return { resolved: null, resolution: 'outside', suggestion: null };
   if (clean.startsWith('/')) {
     const rootPosix = vaultRoot.split('\\').join('/');
