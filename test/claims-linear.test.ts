@@ -133,10 +133,34 @@ describe('frames (FrameSet)', () => {
       return out;
     };
     let without: unknown[] = [],
-      through: unknown[] = [];
+      through: unknown[] = [],
+      byPair: unknown[] = [];
     const all = lookups(() => (without = each()));
     const some = lookups(() => (through = each(shared)));
     expect(through).toEqual(without);
+    // Given the pairs, each pair looks up only the frames its other note has a hash of: fewer still, same answers.
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < notes.length; i++) for (let j = i + 1; j < notes.length; j++) pairs.push([i, j]);
+    const perPair = sharedFrames(
+      notes.map((c) => c.frames),
+      pairs,
+    );
+    const fewest = lookups(() => (byPair = each(perPair)));
+    expect(byPair).toEqual(without);
+    expect(fewest).toBeLessThan(some);
+    // Given some pairs only (a note's other partners' frames must not matter), the same answers for those pairs.
+    const subset = pairs.filter((_, k) => k % 3 === 0);
+    const perSubset = sharedFrames(
+      notes.map((c) => c.frames),
+      subset,
+    );
+    expect(subset.map(([i, j]) => claimConflict(notes[i]!, notes[j]!, perSubset))).toEqual(
+      subset.map(([i, j]) => claimConflict(notes[i]!, notes[j]!)),
+    );
+    // And a pair compared in the other order than given (equal frame counts included).
+    expect(subset.map(([i, j]) => claimConflict(notes[j]!, notes[i]!, perSubset))).toEqual(
+      subset.map(([i, j]) => claimConflict(notes[j]!, notes[i]!)),
+    );
     expect(without.filter((c) => c !== null).length).toBeGreaterThan(5);
     // Frame conflicts among them ("jest vs vitest in …"): the look-ups sharedFrames narrows.
     expect(without.some((c) => / vs .* in "/.test((c as { detail?: string } | null)?.detail ?? ''))).toBe(true);

@@ -119,3 +119,43 @@ describe('consolidate: pairwise work on the hard shape, 1k → 4k notes (every s
     }
   }, 1_800_000);
 });
+
+/** Counters of consolidate with the contradictions stage alone (its note features and similar pairs too), on one generated vault. */
+async function countedContradictions(n: number): Promise<Record<string, number>> {
+  const dir = join(root, `contra-${n}`);
+  (generateHardVault as (d: string, n: number) => void)(dir, n);
+  try {
+    const vault = loadVault(dir, { config: (await loadConfig(dir, undefined, knownRuleIds)).config });
+    startCounting();
+    const proposal = consolidateVault(vault, {
+      stages: STAGES.filter((s) => s.id === 'contradictions'),
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
+    return {
+      ...stopCounting(),
+      'contradictions.candidatePairs': proposal.summary?.contradictionCandidatePairs as number,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('consolidate: the contradictions stage on the hard shape, 1k → 2k notes', () => {
+  it('claims work per pair does not grow with the vault (every claims counter ≤ 3.6× for 2×; quadratic is 4×)', async () => {
+    const small = await countedContradictions(1000);
+    const large = await countedContradictions(2000);
+    // The stage must have compared pairs, looked up shared frames and read things.
+    for (const name of ['contradictions.candidatePairs', 'claims.frames', 'claims.frameLookups', 'claims.thingReads'])
+      expect(small[name], name).toBeGreaterThan(100);
+    const names = new Set([...Object.keys(small), ...Object.keys(large)]);
+    for (const name of names) {
+      if (!name.startsWith('claims.') && !name.startsWith('contradictions.')) continue;
+      const ratio = (large[name] ?? 0) / Math.max(1, small[name] ?? 0);
+      // Measured (s14c3, session 11): contradictions.candidatePairs 16.9 k → 41.0 k (2.43×: chance overlaps in the
+      // hard shape's fixed vocabulary), claims.frames 2.39×, claims.frameLookups 883 → 2,646 (3.0×),
+      // claims.framePairSteps 3.0×, claims.thingReads 0.53 M → 1.78 M (3.35×). Before: frame look-ups of every frame
+      // some compared note shared, 31.8 k → 131 k (4.1×); thing reads of every thing per pair, 1.52 M → 5.97 M (3.9×).
+      expect(ratio, `${name}: ${small[name]} → ${large[name]}`).toBeLessThanOrEqual(3.6);
+    }
+  }, 600_000);
+});

@@ -489,24 +489,68 @@ interface ThingEntry {
   /** A command or a flag: may be found inside a longer span of the other note, by its first word. */
   readonly first: string | null;
 }
-const thingLists = new WeakMap<NoteClaims, readonly ThingEntry[]>();
-function thingList(n: NoteClaims): readonly ThingEntry[] {
-  let list = thingLists.get(n);
-  if (!list) {
-    const out: ThingEntry[] = [];
-    for (const [thing, stance] of n.things) {
-      if (!onlyPos(stance) && !onlyNeg(stance)) continue;
-      const oneWord = !/\s/.test(thing);
-      out.push({
-        thing,
-        stance,
-        oneWord,
-        first: !oneWord || thing.startsWith('-') ? thing.split(/\s+/)[0]! : null,
-      });
+/**
+ * A note's things as a pair reads them: a thing only used conflicts only with a note refusing it (as a thing, a
+ * word of its prose, or a longer span holding it), and notes refuse few things; so a pair tries the things one note
+ * only refuses, and the things it only uses that a key the other note refuses under names (`byKey`), in list order.
+ */
+interface ThingIndex {
+  readonly list: readonly ThingEntry[];
+  /** Places in `list` of the things only refused. */
+  readonly refused: readonly number[];
+  /** A thing only used, under its name and (a command or flag) its first word → its places in `list`. */
+  readonly byKey: ReadonlyMap<string, readonly number[]>;
+  /** What the note refuses under: its things and prose words only refused, and the words of its multi-word things only refused. */
+  readonly refusedKeys: readonly string[];
+}
+const thingIndexes = new WeakMap<NoteClaims, ThingIndex>();
+function thingIndex(n: NoteClaims): ThingIndex {
+  let index = thingIndexes.get(n);
+  if (index) return index;
+  const list: ThingEntry[] = [];
+  const refused: number[] = [];
+  const byKey = new Map<string, number[]>();
+  const keys = new Set<string>();
+  const under = (key: string, at: number): void => {
+    const l = byKey.get(key);
+    if (!l) byKey.set(key, [at]);
+    else if (l[l.length - 1] !== at) l.push(at);
+  };
+  for (const [thing, stance] of n.things) {
+    if (!onlyPos(stance) && !onlyNeg(stance)) continue;
+    const oneWord = !/\s/.test(thing);
+    const first = !oneWord || thing.startsWith('-') ? thing.split(/\s+/)[0]! : null;
+    const at = list.push({ thing, stance, oneWord, first }) - 1;
+    if (onlyNeg(stance)) {
+      refused.push(at);
+      keys.add(thing);
+      if (!oneWord) for (const w of thing.split(/\s+/)) keys.add(w);
+    } else {
+      under(thing, at);
+      if (first !== null) under(first, at);
     }
-    thingLists.set(n, (list = out));
   }
-  return list;
+  for (const [word, stance] of n.words) if (onlyNeg(stance)) keys.add(word);
+  index = { list, refused, byKey, refusedKeys: [...keys] };
+  thingIndexes.set(n, index);
+  return index;
+}
+
+/** The places in x's list a pair with y tries: x's things only refused, and those only used that y may refuse, ascending. */
+function thingsToTry(x: ThingIndex, y: ThingIndex): number[] {
+  count('claims.thingReads', x.refused.length + y.refusedKeys.length);
+  const out = [...x.refused];
+  for (const key of y.refusedKeys) {
+    const l = x.byKey.get(key);
+    if (l) out.push(...l);
+  }
+  if (out.length > 1) {
+    out.sort((p, q) => p - q);
+    let w = 1;
+    for (let r = 1; r < out.length; r++) if (out[r] !== out[w - 1]) out[w++] = out[r]!;
+    out.length = w;
+  }
+  return out;
 }
 
 const onlyPos = (s: Stance): boolean => s.pos >= 0 && s.neg < 0;
@@ -583,14 +627,7 @@ const frameAt = (x: FrameSet, f: number): number => x.at[x.clause[f]!]!;
 /** The frame of `y` that is frame f of `x`, or -1. */
 export function findFrame(y: FrameSet, x: FrameSet, f: number): number {
   const h = x.hash[f]!;
-  let lo = 0,
-    hi = y.byHash.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (y.hash[y.byHash[mid]!]! < h) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < y.byHash.length && y.hash[y.byHash[i]!] === h; i++)
+  for (let i = lowerBound(y, h); i < y.byHash.length && y.hash[y.byHash[i]!] === h; i++)
     if (sameFrame(x, f, y, y.byHash[i]!)) return y.byHash[i]!;
   return -1;
 }
@@ -681,7 +718,7 @@ function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): Cla
   const [small, large] = a.frames.hash.length <= b.frames.hash.length ? [a, b] : [b, a];
   const sf = small.frames,
     lf = large.frames;
-  const only = shared?.get(sf);
+  const only = shared?.frames(sf, lf);
   const n = only ? only.length : sf.hash.length;
   count('claims.frameLookups', n);
   for (let q = 0; q < n; q++) {
@@ -705,13 +742,20 @@ function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): Cla
 
 /** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
 /**
- * For each note's frames, the ones whose hash some other note's frames have too (in order): a frame no other
- * note has cannot be the same frame in two notes, so comparing a pair looks up only these. Built once for a set
- * of notes (`sharedFrames`), used by `claimConflict` for pairs of those notes.
+ * Which frames of the smaller note of a pair to look up in the larger (`frames(small, large)`, in order): a frame
+ * the other note has no frame with its hash cannot be the same frame in both. `sharedFrames(sets)` keeps, for each
+ * note, the frames whose hash some other note of the set has; `sharedFrames(sets, pairs)`, for each pair to be
+ * compared (indices into `sets`), the smaller note's frames whose hash the other note has: the frames some note of
+ * the whole set shares grow with the set (more notes, more chance matches; a note in many pairs looked up the
+ * frames of all its partners in each), those of one pair do not. Used by `claimConflict` for those pairs only.
  */
-export type SharedFrames = ReadonlyMap<FrameSet, Int32Array>;
+export interface SharedFrames {
+  frames(small: FrameSet, large: FrameSet): Int32Array;
+}
 
-export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
+const NONE = new Int32Array(0);
+
+export function sharedFrames(sets: readonly FrameSet[], pairs?: readonly (readonly [number, number])[]): SharedFrames {
   let total = 0;
   for (const x of sets) total += x.hash.length;
   const all = new Float64Array(total);
@@ -725,6 +769,7 @@ export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
   // too). Few: most frames are one note's own.
   const many = new Set<number>();
   for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) many.add(all[i]!);
+  if (pairs) return pairFrames(sets, pairs, many);
   const out = new Map<FrameSet, Int32Array>();
   for (const x of sets) {
     if (out.has(x)) continue;
@@ -732,7 +777,99 @@ export function sharedFrames(sets: readonly FrameSet[]): SharedFrames {
     for (let f = 0; f < x.hash.length; f++) if (many.has(x.hash[f]!)) keep.push(f);
     out.set(x, Int32Array.from(keep));
   }
-  return out;
+  return { frames: (small) => out.get(small) ?? NONE };
+}
+
+/** sharedFrames with pairs: for each pair, the smaller set's frames whose hash (one of `many`) the other set has. */
+function pairFrames(
+  sets: readonly FrameSet[],
+  pairs: readonly (readonly [number, number])[],
+  many: ReadonlySet<number>,
+): SharedFrames {
+  // Which sets hold each shared hash (ascending, each once), and each set's partners.
+  const owners = new Map<number, number[]>();
+  sets.forEach((x, i) => {
+    for (let f = 0; f < x.hash.length; f++) {
+      const h = x.hash[f]!;
+      if (!many.has(h)) continue;
+      const o = owners.get(h);
+      if (!o) owners.set(h, [i]);
+      else if (o[o.length - 1] !== i) o.push(i);
+    }
+  });
+  const m = sets.length;
+  const partners: Set<number>[] = sets.map(() => new Set());
+  for (const [i, j] of pairs) {
+    partners[i]!.add(j);
+    partners[j]!.add(i);
+  }
+  // (x, y) → the frames of x holding a hash of y, for x the smaller set of a pair (both ways when they are equal:
+  // frameConflict then takes the pair's first note, whichever order it is compared in).
+  const lists = new Map<number, number[]>();
+  const add = (x: number, y: number, h: number): void => {
+    const key = x * m + y;
+    let l = lists.get(key);
+    if (!l) lists.set(key, (l = []));
+    const s = sets[x]!;
+    for (let k = lowerBound(s, h); k < s.byHash.length && s.hash[s.byHash[k]!] === h; k++) l.push(s.byHash[k]!);
+  };
+  const note = (i: number, j: number, h: number): void => {
+    const ni = sets[i]!.hash.length,
+      nj = sets[j]!.hash.length;
+    if (ni <= nj) add(i, j, h);
+    if (nj <= ni) add(j, i, h);
+  };
+  let steps = 0;
+  for (const [h, o] of owners) {
+    if (o.length < 2) continue;
+    for (const i of o) {
+      const mine = partners[i]!;
+      // The shorter side is walked: the hash's other sets, or the set's partners (each looked up in the other).
+      steps += Math.min(o.length, mine.size);
+      if (o.length <= mine.size) {
+        for (const j of o) if (j > i && mine.has(j)) note(i, j, h);
+      } else for (const j of mine) if (j > i && sortedHas(o, j)) note(i, j, h);
+    }
+  }
+  count('claims.framePairSteps', steps);
+  const slot = new Map<FrameSet, number>();
+  sets.forEach((x, i) => slot.set(x, i));
+  const sorted = new Map<number, Int32Array>();
+  return {
+    frames(small, large) {
+      const key = slot.get(small)! * m + slot.get(large)!;
+      let out = sorted.get(key);
+      if (!out) {
+        const l = lists.get(key);
+        out = l ? Int32Array.from(l).sort() : NONE;
+        sorted.set(key, out);
+      }
+      return out;
+    },
+  };
+}
+
+/** The first place in x.byHash whose hash is not below h. */
+function lowerBound(x: FrameSet, h: number): number {
+  let lo = 0,
+    hi = x.byHash.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (x.hash[x.byHash[mid]!]! < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sortedHas(list: readonly number[], v: number): boolean {
+  let lo = 0,
+    hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo] === v;
 }
 
 export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
@@ -777,14 +914,14 @@ export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrame
     };
   }
   // Each thing once: a thing of b that a names too was a's to try. Things both used and refused in their own note
-  // are left out of the lists (they never conflict).
-  for (const [x, y] of [
-    [a, b],
-    [b, a],
+  // are left out of the lists (they never conflict), and so are things only used that the other note cannot refuse.
+  const [ia, ib] = [thingIndex(a), thingIndex(b)];
+  for (const [x, y, tx, ty] of [
+    [a, b, ia, ib],
+    [b, a, ib, ia],
   ] as const) {
-    const list = thingList(x);
-    count('claims.thingReads', list.length);
-    for (const { thing, stance: sx, oneWord, first } of list) {
+    for (const at of thingsToTry(tx, ty)) {
+      const { thing, stance: sx, oneWord, first } = tx.list[at]!;
       if (x === b && a.things.has(thing)) continue;
       // Its stance in y: as a thing (code span, identifier), else as a word of y's prose.
       let sy = y.things.get(thing);

@@ -52,7 +52,13 @@ export default defineStage({
     // Every compared note's claims first (once per note), then which of their frames another note shares.
     const compared = new Set<number>();
     for (const key of pairs) compared.add(Math.floor(key / n)).add(key % n);
-    const shared = sharedFrames([...compared].sort((x, y) => x - y).map((i) => claimsOf(viewsOf(i)).frames));
+    const order = [...compared].sort((x, y) => x - y);
+    const slot = new Map(order.map((i, k) => [i, k]));
+    // Each note's frames that one of its partners has too (not any compared note: those grow with the vault).
+    const shared = sharedFrames(
+      order.map((i) => claimsOf(viewsOf(i)).frames),
+      pairs.map((key) => [slot.get(Math.floor(key / n))!, slot.get(key % n)!] as const),
+    );
     for (const key of pairs) {
       const a = Math.floor(key / n),
         b = key % n;
