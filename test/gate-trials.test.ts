@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatedPlan } from '../src/apply/gate.js';
+import { planApply, type Plan } from '../src/apply/plan.js';
 import { withholdRefused } from '../src/apply/withhold.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { consolidateVault } from '../src/consolidate/consolidate.js';
@@ -133,5 +134,25 @@ describe('the post-state gate judges each set of items once', () => {
       gatedPlan({ ...proposal, items: items.map((i) => ({ ...i, decision: 'approve' as const })) }, other, 't'),
     );
     expect(counts['apply.gateJudged']).toBe(first['apply.gateJudged']);
+  });
+
+  it('plans a file with the same text as the same bytes object, so the gate finds its parse, findings and links', () => {
+    const { vault, proposal } = fixture();
+    const all = approved(proposal, 0, vault);
+    const some = { ...all, items: all.items.map((i, n) => (n % 2 ? { ...i, decision: 'reject' as const } : i)) };
+    const [[a, b, c], counts] = counted(
+      () => [all, some, all].map((p) => planApply(p, vault, 'test')) as [Plan, Plan, Plan],
+    );
+    const after = (plan: Plan, path: string): Uint8Array | undefined =>
+      plan.changes.find((ch) => ch.path === path)?.after?.bytes;
+    expect(after(a, 'MEMORY.md')).toBeDefined();
+    expect(after(b, 'MEMORY.md')).not.toBe(after(a, 'MEMORY.md'));
+    // One text is kept per path (the last planned): the third plan's MEMORY.md, the first's text, is encoded again;
+    // a fourth plan of the same items gets the third's bytes object, encoding nothing.
+    expect(Buffer.from(after(c, 'MEMORY.md')!).equals(Buffer.from(after(a, 'MEMORY.md')!))).toBe(true);
+    const [again, more] = counted(() => planApply(all, vault, 'test'));
+    expect(after(again, 'MEMORY.md')).toBe(after(c, 'MEMORY.md'));
+    expect(more['apply.plannedEncodes'] ?? 0).toBe(0);
+    expect(counts['apply.plannedEncodes']).toBe(3);
   });
 });

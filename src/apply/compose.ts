@@ -6,10 +6,11 @@
  */
 import { buildCatalogFromNotes } from '../catalog/build.js';
 import { entryRef } from '../proposal/refs.js';
+import { count } from '../util/counters.js';
 import { sha256Hex } from '../util/digest.js';
-import { vaultFromText } from '../vault/from-text.js';
+import { vaultFromText, type MemoryFile } from '../vault/from-text.js';
 import { rewriteStore } from '../vault/hermes.js';
-import type { Vault } from '../vault/model.js';
+import type { Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, type LineEdits } from './edits.js';
 import { Refusal } from './validate.js';
 
@@ -138,6 +139,33 @@ function mergeLineEdits(all: Map<string, LineEdits>, path: string, edits: LineEd
   all.set(path, into);
 }
 
+/**
+ * The bytes a planned text becomes, by vault and path, and whether they differ from the file's: the post-state gate
+ * plans many trials of one proposal, and a file an item writes has the same text in every trial that holds the item.
+ * The same text gets the same bytes object, so what the gate keys by bytes (parses, file-rule findings, resolved
+ * links) is found again rather than computed again. One text kept per path (the last planned).
+ */
+const planned = new WeakMap<
+  Vault,
+  Map<string, { text: string; before: Uint8Array | null; bytes: Uint8Array; differs: boolean }>
+>();
+function plannedBytes(
+  vault: Vault,
+  path: string,
+  text: string,
+  before: Uint8Array | null,
+): { bytes: Uint8Array; differs: boolean } {
+  let byPath = planned.get(vault);
+  if (!byPath) planned.set(vault, (byPath = new Map()));
+  const hit = byPath.get(path);
+  if (hit && hit.text === text && hit.before === before) return hit;
+  count('apply.plannedEncodes');
+  const bytes = encoder.encode(text);
+  const made = { text, before, bytes, differs: before === null || sha256Hex(bytes) !== sha256Hex(before) };
+  byPath.set(path, made);
+  return made;
+}
+
 function toChanges(
   vault: Vault,
   texts: Map<string, string | null>,
@@ -150,7 +178,13 @@ function toChanges(
     const item = writtenBy.get(path) ?? 'index';
     if (!file) {
       // A note an item creates (split-index): undo removes it.
-      if (text !== null) out.push({ path, before: null, after: { bytes: encoder.encode(text), mode: 0o644 }, item });
+      if (text !== null)
+        out.push({
+          path,
+          before: null,
+          after: { bytes: plannedBytes(vault, path, text, null).bytes, mode: 0o644 },
+          item,
+        });
       continue;
     }
     const before = { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs };
@@ -159,9 +193,8 @@ function toChanges(
       out.push({ path: `${HOLDING}/${runId}/${path}`, before: null, after: before, item });
       continue;
     }
-    const bytes = encoder.encode(text);
-    if (sha256Hex(bytes) !== sha256Hex(file.bytes))
-      out.push({ path, before, after: { bytes, mode: before.mode }, item });
+    const { bytes, differs } = plannedBytes(vault, path, text, file.bytes);
+    if (differs) out.push({ path, before, after: { bytes, mode: before.mode }, item });
   }
   return out;
 }
@@ -172,17 +205,33 @@ function regenerateCatalog(vault: Vault, texts: Map<string, string | null>): Fil
   const created = [...texts]
     .filter(([p, t]) => t !== null && !vault.byPath.has(p))
     .map(([path, text]) => ({ path, text: text! }));
-  const remaining = [
-    ...vault.notes.filter((n) => texts.get(n.path) !== null),
-    ...(created.length ? vaultFromText(vault.root, vault.config, created).notes : []),
-  ];
+  const remaining = [...vault.notes.filter((n) => texts.get(n.path) !== null), ...createdNotes(vault, created)];
   const text = buildCatalogFromNotes(remaining, vault.config.types);
-  const bytes = encoder.encode(text);
-  if (file && sha256Hex(bytes) === sha256Hex(file.bytes)) return null;
+  const { bytes, differs } = plannedBytes(vault, vault.config.catalog.file, text, file ? file.bytes : null);
+  if (!differs) return null;
   return {
     path: vault.config.catalog.file,
     before: file ? { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs } : null,
     after: { bytes, mode: file ? file.mode & 0o7777 : 0o644 },
     item: 'catalog',
   };
+}
+
+/** The notes items create, parsed; the last list kept per vault (the gate's trials create the same notes again). */
+const lastCreated = new WeakMap<
+  Vault,
+  { readonly created: readonly MemoryFile[]; readonly notes: readonly VaultFile[] }
+>();
+function createdNotes(vault: Vault, created: readonly MemoryFile[]): readonly VaultFile[] {
+  if (created.length === 0) return [];
+  const hit = lastCreated.get(vault);
+  if (
+    hit &&
+    hit.created.length === created.length &&
+    hit.created.every((c, i) => c.path === created[i]!.path && c.text === created[i]!.text)
+  )
+    return hit.notes;
+  const notes = vaultFromText(vault.root, vault.config, created).notes;
+  lastCreated.set(vault, { created, notes });
+  return notes;
 }
