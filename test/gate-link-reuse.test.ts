@@ -170,4 +170,37 @@ describe('gate post-images reuse resolved links', () => {
     // Not a vacuous pass: files were reused across changed shapes.
     expect(reused).toBeGreaterThan(24 * 30);
   });
+
+  it('reuse the links of a file a trial writes when a later trial writes the same bytes and differs alike', () => {
+    const base = tempDir();
+    const fm = (name: string): string => `---\nname: ${name}\ndescription: d\ntype: user\n---\n`;
+    writeFileSync(join(base, 'MEMORY.md'), '# Memory\n\n- [A](a.md) — a\n- [C](c.md) — c\n');
+    writeFileSync(join(base, 'a.md'), `${fm('a')}See [[c]].\n`);
+    writeFileSync(join(base, 'c.md'), `${fm('c')}Back to [[a]].\n`);
+    const vault = loadVault(base, { config: DEFAULT_CONFIG });
+    // The same bytes object in two trials, as apply/compose.ts plans a file an item writes (one text, one bytes).
+    const fresh: FileChange = {
+      path: 'fresh.md',
+      before: null,
+      after: { bytes: enc.encode(`${fm('fresh')}See [[a]], [[c]], [[nowhere]] and [x](sub/x.md).\n`), mode: 0o644 },
+      item: 'test',
+    };
+    const gone: FileChange = { path: 'c.md', before: null, after: null, item: 'test' };
+    const resolves = (t: FileChange[]): number => {
+      const before = snapshot()['link.resolve'] ?? 0;
+      const image = postImage(vault, t);
+      const n = (snapshot()['link.resolve'] ?? 0) - before;
+      expect(links(image)).toEqual(links(onDisk(base, t)));
+      return n;
+    };
+    startCounting();
+    try {
+      expect(resolves([fresh])).toBe(4);
+      expect(resolves([gone])).toBeGreaterThan(0);
+      expect(resolves([fresh])).toBe(0); // fresh.md's links, as the first trial resolved them
+      expect(resolves([fresh, gone])).toBeGreaterThan(0); // another vault: resolved again
+    } finally {
+      stopCounting();
+    }
+  });
 });

@@ -6,7 +6,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatedPlan } from '../src/apply/gate.js';
+import { planApply, type Plan } from '../src/apply/plan.js';
 import { withholdRefused } from '../src/apply/withhold.js';
+import { buildCatalog } from '../src/catalog/build.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { consolidateVault } from '../src/consolidate/consolidate.js';
 import { fileSha } from '../src/proposal/refs.js';
@@ -133,5 +135,52 @@ describe('the post-state gate judges each set of items once', () => {
       gatedPlan({ ...proposal, items: items.map((i) => ({ ...i, decision: 'approve' as const })) }, other, 't'),
     );
     expect(counts['apply.gateJudged']).toBe(first['apply.gateJudged']);
+  });
+
+  it('plans a file with the same text as the same bytes object, so the gate finds its parse, findings and links', () => {
+    const { vault, proposal } = fixture();
+    const all = approved(proposal, 0, vault);
+    const some = { ...all, items: all.items.map((i, n) => (n % 2 ? { ...i, decision: 'reject' as const } : i)) };
+    const [[a, b, c], counts] = counted(
+      () => [all, some, all].map((p) => planApply(p, vault, 'test')) as [Plan, Plan, Plan],
+    );
+    const after = (plan: Plan, path: string): Uint8Array | undefined =>
+      plan.changes.find((ch) => ch.path === path)?.after?.bytes;
+    expect(after(a, 'MEMORY.md')).toBeDefined();
+    expect(after(b, 'MEMORY.md')).not.toBe(after(a, 'MEMORY.md'));
+    // The third plan's MEMORY.md, the first's text, gets the first's bytes object: nothing encoded again.
+    expect(after(c, 'MEMORY.md')).toBe(after(a, 'MEMORY.md'));
+    expect(counts['apply.plannedEncodes']).toBe(2);
+  });
+
+  it('builds the regenerated catalog once per set of notes it lists, and gives it one bytes object', () => {
+    const { vault: first, proposal } = fixture();
+    writeFileSync(join(first.root, 'CATALOG.md'), buildCatalog(first));
+    const vault = loadVault(first.root, { config: DEFAULT_CONFIG });
+    // A plan that deletes a note changes the catalog: the bad item's index edit aside, retire the first note.
+    const note = vault.notes[0]!;
+    const retire: ProposalItem = {
+      id: 'retire-0001',
+      kind: 'orphan',
+      notes: [{ path: note.path, sha256: fileSha(note) }],
+      evidence: {},
+      suggestion: 'retire',
+      action: { type: 'retire', retire: [note.path] },
+      decision: 'approve',
+    };
+    const base = approved(proposal, 0, vault);
+    const plans = [
+      { ...base, items: [...base.items, retire] },
+      base,
+      { ...base, items: [...base.items.slice(2), retire] },
+    ];
+    const [catalogs, counts] = counted(() =>
+      plans.map((p) => planApply(p, vault, 'test').changes.find((c) => c.path === 'CATALOG.md')?.after?.bytes),
+    );
+    expect(catalogs[0]).toBeDefined();
+    expect(catalogs[1]).toBeUndefined(); // no note gone: the catalog on disk is the one it would write
+    expect(catalogs[2]).toBe(catalogs[0]);
+    expect(new TextDecoder().decode(catalogs[0])).not.toContain(note.path);
+    expect(counts['apply.catalogBuilds']).toBe(2);
   });
 });

@@ -6,10 +6,11 @@
  */
 import { buildCatalogFromNotes } from '../catalog/build.js';
 import { entryRef } from '../proposal/refs.js';
+import { count } from '../util/counters.js';
 import { sha256Hex } from '../util/digest.js';
-import { vaultFromText } from '../vault/from-text.js';
+import { vaultFromText, type MemoryFile } from '../vault/from-text.js';
 import { rewriteStore } from '../vault/hermes.js';
-import type { Vault } from '../vault/model.js';
+import type { Vault, VaultFile } from '../vault/model.js';
 import { applyLineEdits, emptyLineEdits, type LineEdits } from './edits.js';
 import { Refusal } from './validate.js';
 
@@ -138,6 +139,46 @@ function mergeLineEdits(all: Map<string, LineEdits>, path: string, edits: LineEd
   all.set(path, into);
 }
 
+/**
+ * The bytes a planned text becomes, by vault and path, and whether they differ from the file's: the post-state gate
+ * plans many trials of one proposal, and a file an item writes has the same text in every trial that holds the item.
+ * The same text gets the same bytes object, so what the gate keys by bytes (parses, file-rule findings, resolved
+ * links) is found again rather than computed again. A few texts kept per path (`KEPT_PER_PATH`).
+ */
+interface Planned {
+  readonly text: string;
+  readonly before: Uint8Array | null;
+  readonly bytes: Uint8Array;
+  readonly differs: boolean;
+}
+const planned = new WeakMap<Vault, Map<string, Planned[]>>();
+/** Texts kept per path, the latest first: the gate's trials alternate between a few (with an item, without it). */
+const KEPT_PER_PATH = 4;
+function plannedBytes(
+  vault: Vault,
+  path: string,
+  text: string,
+  before: Uint8Array | null,
+): { bytes: Uint8Array; differs: boolean } {
+  let byPath = planned.get(vault);
+  if (!byPath) planned.set(vault, (byPath = new Map()));
+  let kept = byPath.get(path);
+  if (!kept) byPath.set(path, (kept = []));
+  const at = kept.findIndex((p) => p.before === before && p.text === text);
+  if (at >= 0) {
+    const hit = kept[at]!;
+    kept.splice(at, 1);
+    kept.unshift(hit);
+    return hit;
+  }
+  count('apply.plannedEncodes');
+  const bytes = encoder.encode(text);
+  const made = { text, before, bytes, differs: before === null || sha256Hex(bytes) !== sha256Hex(before) };
+  kept.unshift(made);
+  if (kept.length > KEPT_PER_PATH) kept.pop();
+  return made;
+}
+
 function toChanges(
   vault: Vault,
   texts: Map<string, string | null>,
@@ -150,7 +191,13 @@ function toChanges(
     const item = writtenBy.get(path) ?? 'index';
     if (!file) {
       // A note an item creates (split-index): undo removes it.
-      if (text !== null) out.push({ path, before: null, after: { bytes: encoder.encode(text), mode: 0o644 }, item });
+      if (text !== null)
+        out.push({
+          path,
+          before: null,
+          after: { bytes: plannedBytes(vault, path, text, null).bytes, mode: 0o644 },
+          item,
+        });
       continue;
     }
     const before = { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs };
@@ -159,9 +206,8 @@ function toChanges(
       out.push({ path: `${HOLDING}/${runId}/${path}`, before: null, after: before, item });
       continue;
     }
-    const bytes = encoder.encode(text);
-    if (sha256Hex(bytes) !== sha256Hex(file.bytes))
-      out.push({ path, before, after: { bytes, mode: before.mode }, item });
+    const { bytes, differs } = plannedBytes(vault, path, text, file.bytes);
+    if (differs) out.push({ path, before, after: { bytes, mode: before.mode }, item });
   }
   return out;
 }
@@ -172,17 +218,57 @@ function regenerateCatalog(vault: Vault, texts: Map<string, string | null>): Fil
   const created = [...texts]
     .filter(([p, t]) => t !== null && !vault.byPath.has(p))
     .map(([path, text]) => ({ path, text: text! }));
-  const remaining = [
-    ...vault.notes.filter((n) => texts.get(n.path) !== null),
-    ...(created.length ? vaultFromText(vault.root, vault.config, created).notes : []),
-  ];
-  const text = buildCatalogFromNotes(remaining, vault.config.types);
-  const bytes = encoder.encode(text);
-  if (file && sha256Hex(bytes) === sha256Hex(file.bytes)) return null;
+  const kept = vault.notes.filter((n) => texts.get(n.path) !== null);
+  const made = createdNotes(vault, created);
+  // The catalog is a function of the notes it lists: the vault's notes the plan keeps and those it creates.
+  const gone =
+    kept.length === vault.notes.length
+      ? ''
+      : vault.notes
+          .filter((n) => texts.get(n.path) === null)
+          .map((n) => n.path)
+          .join('\0');
+  let built = catalogs.get(vault);
+  if (!built || built.size > 64) catalogs.set(vault, (built = new Map()));
+  let byMade = built.get(gone);
+  if (!byMade) built.set(gone, (byMade = new WeakMap()));
+  let text = byMade.get(made);
+  if (text === undefined) {
+    count('apply.catalogBuilds');
+    byMade.set(made, (text = buildCatalogFromNotes([...kept, ...made], vault.config.types)));
+  }
+  const { bytes, differs } = plannedBytes(vault, vault.config.catalog.file, text, file ? file.bytes : null);
+  if (!differs) return null;
   return {
     path: vault.config.catalog.file,
     before: file ? { bytes: file.bytes, mode: file.mode & 0o7777, mtimeMs: file.mtimeMs } : null,
     after: { bytes, mode: file ? file.mode & 0o7777 : 0o644 },
     item: 'catalog',
   };
+}
+
+/**
+ * Catalog texts built per vault, by the vault's notes a plan leaves out (their paths) and the created notes (the
+ * array `createdNotes` gives): the gate's trials mostly list the same notes.
+ */
+const catalogs = new WeakMap<Vault, Map<string, WeakMap<readonly VaultFile[], string>>>();
+
+/** The notes items create, parsed; the last list kept per vault (the gate's trials create the same notes again). */
+const lastCreated = new WeakMap<
+  Vault,
+  { readonly created: readonly MemoryFile[]; readonly notes: readonly VaultFile[] }
+>();
+const NONE: readonly VaultFile[] = Object.freeze([]);
+function createdNotes(vault: Vault, created: readonly MemoryFile[]): readonly VaultFile[] {
+  if (created.length === 0) return NONE;
+  const hit = lastCreated.get(vault);
+  if (
+    hit &&
+    hit.created.length === created.length &&
+    hit.created.every((c, i) => c.path === created[i]!.path && c.text === created[i]!.text)
+  )
+    return hit.notes;
+  const notes = vaultFromText(vault.root, vault.config, created).notes;
+  lastCreated.set(vault, { created, notes });
+  return notes;
 }

@@ -176,6 +176,21 @@ export interface LinkBase {
   readonly files: ReadonlyMap<string, { readonly role: FileRole; readonly name: string | null }>;
   /** The base's files by their bytes object. */
   readonly byBytes: WeakMap<Uint8Array, VaultFile>;
+  /**
+   * Links of files not in the base, resolved in a vault assembled on it, by bytes object, with that vault's
+   * difference from the base (`Changed.signature`: the lookup is a function of the base and it): a file a gate
+   * trial writes is written with the same bytes in the next trial that holds the same item (apply/compose.ts).
+   */
+  readonly assembled: WeakMap<
+    Uint8Array,
+    { readonly path: string; readonly role: FileRole; readonly signature: string; readonly links: readonly Link[] }
+  >;
+}
+
+/** How a vault differs from its base: the keys of the files it adds, removes, renames or re-roles, and the exact list. */
+interface Changed {
+  readonly keys: ReadonlySet<string>;
+  readonly signature: string;
 }
 
 const bases = new WeakMap<Vault, LinkBase>();
@@ -189,20 +204,21 @@ export function linkBase(vault: Vault): LinkBase {
       byBytes.set(f.bytes, f);
       files.set(f.path, { role: f.role, name: f.role === 'note' ? (f.meta.name ?? null) : null });
     }
-    bases.set(vault, (base = { root: vault.root, other: vault.otherFiles, files, byBytes }));
+    bases.set(vault, (base = { root: vault.root, other: vault.otherFiles, files, byBytes, assembled: new WeakMap() }));
   }
   return base;
 }
 
-/** The keys of the files `parsed` adds, removes, renames or re-roles against the base; null when nothing is reusable. */
-function changedKeys(
+/** How `parsed` differs from the base (files added, removed, renamed or re-roled); null when nothing is reusable. */
+function changedFrom(
   base: LinkBase,
   root: string,
   parsed: readonly ParsedFile[],
   other: readonly string[],
-): Set<string> | null {
+): Changed | null {
   if (root !== base.root || other.length !== base.other.size || other.some((o) => !base.other.has(o))) return null;
   const keys = new Set<string>();
+  const diff: string[] = [];
   const touch = (path: string, name: string | null): void => {
     for (const k of fileKeys(path, name)) keys.add(k);
   };
@@ -212,11 +228,16 @@ function changedKeys(
     const was = base.files.get(p.path);
     const name = p.role === 'note' ? (p.meta.name ?? null) : null;
     if (was && was.role === p.role && was.name === name) continue;
+    diff.push(`+${p.path}\0${p.role}\0${name ?? '\u0001'}`);
     touch(p.path, name);
     if (was) touch(p.path, was.name);
   }
-  for (const [path, was] of base.files) if (!paths.has(path)) touch(path, was.name);
-  return keys;
+  for (const [path, was] of base.files)
+    if (!paths.has(path)) {
+      diff.push(`-${path}`);
+      touch(path, was.name);
+    }
+  return { keys, signature: diff.join('\n') };
 }
 
 /** The keys a file's links depend on (`targetKeys`), once per links array. */
@@ -231,20 +252,28 @@ function linkKeys(links: readonly Link[]): ReadonlySet<string> {
   return keys;
 }
 
-/** The base's links of `p` where their answers stand in a vault whose changed files have `changed` keys, or undefined. */
+/** The base's links of `p` where their answers stand in a vault that differs from the base by `changed`, or undefined. */
 function reusedLinks(
   base: LinkBase,
-  changed: ReadonlySet<string>,
+  changed: Changed,
   p: ParsedFile,
   suggest: (l: Link) => () => string | null,
 ): readonly Link[] | undefined {
   const was = base.byBytes.get(p.bytes);
-  if (!was || was.path !== p.path || was.role !== p.role) return undefined;
+  if (!was) {
+    const known = base.assembled.get(p.bytes);
+    if (known && known.path === p.path && known.role === p.role && known.signature === changed.signature) {
+      count('link.filesReused');
+      return known.links;
+    }
+    return undefined;
+  }
+  if (was.path !== p.path || was.role !== p.role) return undefined;
   const links = was.links;
-  if (changed.size === 0) return links;
+  if (changed.keys.size === 0) return links;
   const own = linkKeys(links);
   if (own.has(ANY_KEY)) return undefined;
-  for (const k of changed) if (own.has(k)) return undefined;
+  for (const k of changed.keys) if (own.has(k)) return undefined;
   count('link.filesReused');
   if (!links.some((l) => l.resolution === 'missing')) return links;
   // Another set of notes: a missing link's did-you-mean is asked of this vault's lookup.
@@ -282,11 +311,14 @@ export function assembleVault(
   // cached, a reused file's resolved links are those of the last run.
   if (cache) cache.useShape(vaultShape(root, parsed, other));
   const resolver = linkResolver(lookup, root);
-  const changed = base ? changedKeys(base, root, parsed, other) : null;
+  const changed = base ? changedFrom(base, root, parsed, other) : null;
   const resolveAll = (p: ParsedFile): readonly Link[] => {
     const known = changed && reusedLinks(base!, changed, p, (l) => suggester(p.path, lookup, root)(l));
     if (known) return known;
-    return Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
+    const links = Object.freeze(p.scan.links.map((l) => toLink(p, l, lookup, root, resolver)));
+    if (changed && !base!.byBytes.has(p.bytes))
+      base!.assembled.set(p.bytes, { path: p.path, role: p.role, signature: changed.signature, links });
+    return links;
   };
   const files = parsed.map((p) => {
     const known = p.reused ? cache?.resolvedLinks(p.path, suggester(p.path, lookup, root)) : undefined;
