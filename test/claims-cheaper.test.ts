@@ -7,6 +7,8 @@ import {
   claimSentences,
   isSpace,
   noteClaims,
+  refusalWords,
+  refusedNear,
   sameThing,
   sharesSubject,
   type NoteClaims,
@@ -128,5 +130,69 @@ describe('polarity conflicts from the per-note thing list', () => {
     // Conflicts of both kinds and directions were there to find, and the lists were read.
     expect(found).toBeGreaterThan(500);
     expect(counts['claims.thingReads']).toBeGreaterThan(0);
+  });
+});
+
+describe('refusals near a word, read only where a refusing word may be', () => {
+  it('are the refusals the regexes find around every word', () => {
+    const r = seeded(23);
+    const PIECES = [
+      'never',
+      'NEVER',
+      "don't",
+      'do',
+      'not',
+      'no',
+      'No',
+      'longer',
+      'removed',
+      'is',
+      'forbidden',
+      'instead',
+      'of',
+      'nunca',
+      'não',
+      'use',
+      'é',
+      'mais',
+      'ſtop',
+      'stop',
+      'isn’t',
+      "isn't",
+      'used',
+      'the',
+      'da',
+      'Kelvin',
+      '`npm`',
+      'main',
+      'x',
+      '**',
+      ',',
+      '.',
+      'evite',
+      'nem',
+      'deprecated',
+      'gone',
+      'even',
+      'now',
+    ];
+    const SEPS = [' ', '  ', '\t', '\n', '\u00a0', ', ', ' — '];
+    let refused = 0;
+    for (let k = 0; k < 1500; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 16); i > 0; i--)
+        parts.push(PIECES[Math.floor(r() * PIECES.length)]!, SEPS[Math.floor(r() * SEPS.length)]!);
+      const text = parts.join('');
+      const near = refusalWords(text);
+      // Everywhere: a refusing word may start before every word and after it.
+      const everywhere = { before: -1, after: Array.from({ length: text.length + 1 }, (_, i) => i) };
+      for (const m of text.matchAll(/\S+/g)) {
+        const [start, end] = [m.index, m.index + m[0].length];
+        const full = refusedNear(text, start, end, false, everywhere);
+        expect(refusedNear(text, start, end, false, near), JSON.stringify([text, start, end])).toBe(full);
+        if (full) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
   });
 });
