@@ -9,7 +9,9 @@ import {
   noteClaims,
   refusalWords,
   refusedNear,
+  refuses,
   sameThing,
+  scoped,
   sharesSubject,
   type NoteClaims,
   type Stance,
@@ -194,5 +196,74 @@ describe('refusals near a word, read only where a refusing word may be', () => {
       }
     }
     expect(refused).toBeGreaterThan(1000);
+  });
+});
+
+describe('refusal and scope on ASCII clauses', () => {
+  it('read with the ASCII regexes, are what the Unicode ones read', () => {
+    const r = seeded(29);
+    const PIECES = [
+      'nao',
+      'NAO',
+      'nunca',
+      'Jamais',
+      'evitar',
+      'evite',
+      'evita',
+      'proibido',
+      'proibida',
+      'removidos',
+      'removida',
+      'descontinuado',
+      'prohibido',
+      'when',
+      'Whenever',
+      'only',
+      'unless',
+      'except',
+      'may',
+      'might',
+      'still',
+      'legacy',
+      'until',
+      'if',
+      'optionally',
+      'somente',
+      'apenas',
+      'exceto',
+      'ainda',
+      'salvo',
+      'no',
+      'No',
+      'not',
+      'da',
+      'use',
+      'x',
+      '_',
+      '1',
+      '**',
+      '-',
+      "'",
+      '`a`',
+      'evitando',
+      'ifs',
+      'knao',
+    ];
+    const SEPS = [' ', '', ', ', '. ', '  ', '\t', '(', ')', '_', '1'];
+    let refusing = 0,
+      scopedCount = 0;
+    for (let k = 0; k < 4000; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 10); i > 0; i--)
+        parts.push(SEPS[Math.floor(r() * SEPS.length)]!, PIECES[Math.floor(r() * PIECES.length)]!);
+      const text = parts.join('');
+      // ascii = false: the Unicode regexes on the same (ASCII) text.
+      expect(refuses(text, true), JSON.stringify(text)).toBe(refuses(text, false));
+      expect(scoped(text, true), JSON.stringify(text)).toBe(scoped(text, false));
+      if (refuses(text, false)) refusing++;
+      if (scoped(text, false)) scopedCount++;
+    }
+    expect(refusing).toBeGreaterThan(500);
+    expect(scopedCount).toBeGreaterThan(500);
   });
 });
