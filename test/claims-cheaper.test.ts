@@ -7,7 +7,11 @@ import {
   claimSentences,
   isSpace,
   noteClaims,
+  refusalWords,
+  refusedNear,
+  refuses,
   sameThing,
+  scoped,
   sharesSubject,
   type NoteClaims,
   type Stance,
@@ -128,5 +132,138 @@ describe('polarity conflicts from the per-note thing list', () => {
     // Conflicts of both kinds and directions were there to find, and the lists were read.
     expect(found).toBeGreaterThan(500);
     expect(counts['claims.thingReads']).toBeGreaterThan(0);
+  });
+});
+
+describe('refusals near a word, read only where a refusing word may be', () => {
+  it('are the refusals the regexes find around every word', () => {
+    const r = seeded(23);
+    const PIECES = [
+      'never',
+      'NEVER',
+      "don't",
+      'do',
+      'not',
+      'no',
+      'No',
+      'longer',
+      'removed',
+      'is',
+      'forbidden',
+      'instead',
+      'of',
+      'nunca',
+      'não',
+      'use',
+      'é',
+      'mais',
+      'ſtop',
+      'stop',
+      'isn’t',
+      "isn't",
+      'used',
+      'the',
+      'da',
+      'Kelvin',
+      '`npm`',
+      'main',
+      'x',
+      '**',
+      ',',
+      '.',
+      'evite',
+      'nem',
+      'deprecated',
+      'gone',
+      'even',
+      'now',
+    ];
+    const SEPS = [' ', '  ', '\t', '\n', '\u00a0', ', ', ' — '];
+    let refused = 0;
+    for (let k = 0; k < 1500; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 16); i > 0; i--)
+        parts.push(PIECES[Math.floor(r() * PIECES.length)]!, SEPS[Math.floor(r() * SEPS.length)]!);
+      const text = parts.join('');
+      const near = refusalWords(text);
+      // Everywhere: a refusing word may start before every word and after it.
+      const everywhere = { before: -1, after: Array.from({ length: text.length + 1 }, (_, i) => i) };
+      for (const m of text.matchAll(/\S+/g)) {
+        const [start, end] = [m.index, m.index + m[0].length];
+        const full = refusedNear(text, start, end, false, everywhere);
+        expect(refusedNear(text, start, end, false, near), JSON.stringify([text, start, end])).toBe(full);
+        if (full) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+});
+
+describe('refusal and scope on ASCII clauses', () => {
+  it('read with the ASCII regexes, are what the Unicode ones read', () => {
+    const r = seeded(29);
+    const PIECES = [
+      'nao',
+      'NAO',
+      'nunca',
+      'Jamais',
+      'evitar',
+      'evite',
+      'evita',
+      'proibido',
+      'proibida',
+      'removidos',
+      'removida',
+      'descontinuado',
+      'prohibido',
+      'when',
+      'Whenever',
+      'only',
+      'unless',
+      'except',
+      'may',
+      'might',
+      'still',
+      'legacy',
+      'until',
+      'if',
+      'optionally',
+      'somente',
+      'apenas',
+      'exceto',
+      'ainda',
+      'salvo',
+      'no',
+      'No',
+      'not',
+      'da',
+      'use',
+      'x',
+      '_',
+      '1',
+      '**',
+      '-',
+      "'",
+      '`a`',
+      'evitando',
+      'ifs',
+      'knao',
+    ];
+    const SEPS = [' ', '', ', ', '. ', '  ', '\t', '(', ')', '_', '1'];
+    let refusing = 0,
+      scopedCount = 0;
+    for (let k = 0; k < 4000; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 10); i > 0; i--)
+        parts.push(SEPS[Math.floor(r() * SEPS.length)]!, PIECES[Math.floor(r() * PIECES.length)]!);
+      const text = parts.join('');
+      // ascii = false: the Unicode regexes on the same (ASCII) text.
+      expect(refuses(text, true), JSON.stringify(text)).toBe(refuses(text, false));
+      expect(scoped(text, true), JSON.stringify(text)).toBe(scoped(text, false));
+      if (refuses(text, false)) refusing++;
+      if (scoped(text, false)) scopedCount++;
+    }
+    expect(refusing).toBeGreaterThan(500);
+    expect(scopedCount).toBeGreaterThan(500);
   });
 });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forEachRarePair, rareHashLists, visitRareLists } from '../src/similarity/features.js';
+import { forEachRarePair, rareHashLists, sharedRareKeys, visitRareLists } from '../src/similarity/features.js';
 import { BANDS, lshCandidates, lshPairCodes, PERMUTATIONS, ROWS } from '../src/similarity/minhash.js';
 import { radixSortByKey, sortUniquePrefix } from '../src/util/radix.js';
 
@@ -15,6 +15,32 @@ const visits = (run: (visit: (a: number, b: number, c: number) => void) => void)
   run((a, b, c) => out.push(`${a} ${b} ${c}`));
   return out.sort();
 };
+
+describe('sharedRareKeys', () => {
+  it('counts what the map of postings counts, for keys of any kind (the terms numbered, then rareHashLists)', () => {
+    // Terms from a small pool so that they repeat across notes (and within one).
+    const term = fc.constantFrom('a', 'b', 'c', 'deploy', 'vitest', 'jest', '日本', 'x'.repeat(40), 'e', 'f');
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(term, { maxLength: 12 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        (notes, maxDf) => {
+          const n = notes.length;
+          const expected = new Map<number, number>();
+          forEachRarePair(
+            n,
+            (i) => notes[i]!,
+            maxDf,
+            (a, b, c) => expected.set(a * n + b, c),
+          );
+          const actual = sharedRareKeys(n, (i) => notes[i]!, maxDf);
+          expect([...actual].sort((x, y) => x[0] - y[0])).toEqual([...expected].sort((x, y) => x[0] - y[0]));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
 
 describe('rareHashLists', () => {
   it('visits the same pairs with the same counts as the map of postings', () => {

@@ -31,14 +31,27 @@ const SCOPED =
 
 /** Portuguese/Spanish function words: in such a clause "no" is "in the", not a refusal. */
 const ROMANCE = /(?:^|[^\p{L}])(?:da|do|de|em|para|com|os|as|um|uma|na|é|são|que|el|la|los|del|en)(?=$|[^\p{L}])/iu;
-export function refuses(text: string): boolean {
+/**
+ * REFUSE_ROMANCE and SCOPED on ASCII text: there `\p{L}` is `[A-Za-z]`, `iu` folds case as `i` does, and the
+ * words and signs holding other characters (não, só, 只, 단…) cannot match; REFUSE_CJK cannot match at all. The
+ * Unicode regexes cost ~3× as much per clause.
+ */
+const REFUSE_ROMANCE_ASCII =
+  /(?:^|[^A-Za-z])(?:nao|nunca|jamais|evitar|evite|proibido|proibida|removid[oa]s?|descontinuad[oa]s?|prohibido|evita)(?=$|[^A-Za-z])/i;
+const SCOPED_ASCII =
+  /^\W*(?:when|whenever)\b|\b(?:only|unless|except|may|might|still|legacy|until|if|optionally)\b|(?:^|[^A-Za-z])(?:somente|apenas|exceto|ainda|salvo)(?=$|[^A-Za-z])/i;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+export function refuses(text: string, ascii = !NOT_ASCII.test(text)): boolean {
   const en = REFUSE_EN.exec(text);
   const enRefuses =
     en !== null &&
     (en[0].toLowerCase() !== 'no' || !ROMANCE.test(text) || REFUSE_EN.test(text.replace(/\bno\b/gi, ' ')));
-  return enRefuses || REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
+  if (enRefuses) return true;
+  return ascii ? REFUSE_ROMANCE_ASCII.test(text) : REFUSE_ROMANCE.test(text) || REFUSE_CJK.test(text);
 }
-export const scoped = (text: string): boolean => SCOPED.test(text);
+export const scoped = (text: string, ascii = !NOT_ASCII.test(text)): boolean =>
+  ascii ? SCOPED_ASCII.test(text) : SCOPED.test(text);
 
 /** Prohibitions that refuse what follows them closely ("never `x`", "don't push to `main`", "nunca localStorage", "removed the deprecated `X`", "no `rebase`"). */
 const NEG_BEFORE =
@@ -93,7 +106,42 @@ export function lastWords(text: string, end: number, n: number): string {
   return text.slice(from, end).split(/\s+/).join(' ');
 }
 
-function refusedNear(text: string, start: number, end: number, cjk = HAS_CJK.test(text)): boolean {
+/**
+ * Where in a clause NEG_BEFORE and NEG_AFTER could find their words (a superset: the words without the
+ * boundaries, with the same flags): NEG_BEFORE reads the words before a thing, so it needs one starting before
+ * it; NEG_AFTER the 48 characters after it, so it needs one starting there. Most words of a clause that may refuse
+ * have neither, and skip both regexes.
+ */
+const BEFORE_WORDS =
+  /never|don'?t|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid|stop|forbid|prohibit|disallow|removed|dropped|deprecated|replaced|ditched|instead\s+of|no\s|nunca|jamais|evit|nem|não\s/giu;
+const AFTER_WORDS =
+  /forbidden|prohibited|banned|removed|dropped|deprecated|gone|obsolete|dangerous|unsafe|unreliable|disabled|retired|not\s|n't\s|no\s+longer|removid|proibid|descontinuad|não\s/giu;
+/** Every place a word of `re` starts in `text` (overlapping ones too). */
+function starts(re: RegExp, text: string): number[] {
+  const out: number[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push(m.index);
+    re.lastIndex = m.index + 1;
+  }
+  return out;
+}
+/** The places NEG_BEFORE / NEG_AFTER may find a word in a (non-CJK) clause. */
+interface RefusalWords {
+  readonly before: number;
+  readonly after: readonly number[];
+}
+export function refusalWords(text: string): RefusalWords {
+  return { before: starts(BEFORE_WORDS, text)[0] ?? Infinity, after: starts(AFTER_WORDS, text) };
+}
+
+export function refusedNear(
+  text: string,
+  start: number,
+  end: number,
+  cjk = HAS_CJK.test(text),
+  near: RefusalWords = refusalWords(text),
+): boolean {
   if (cjk) {
     // CJK: a refusal marker within a dozen characters on either side, not across punctuation ("**不要**自动 `open`", "17:10 補跑已停用").
     const pre =
@@ -104,14 +152,16 @@ function refusedNear(text: string, start: number, end: number, cjk = HAS_CJK.tes
     const post = text.slice(end, end + 12).split(CJK_BREAK)[0] ?? '';
     return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
   }
-  const before = lastWords(text, start, 6);
-  const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
-  if (
-    NEG_BEFORE.test(pre) &&
-    !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))
-  )
-    return true;
-  return NEG_AFTER.test(text.slice(end, end + 48));
+  if (near.before < start) {
+    const before = lastWords(text, start, 6);
+    const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
+    if (
+      NEG_BEFORE.test(pre) &&
+      !(/\bno\b/i.test(pre) && ROMANCE.test(text) && !NEG_BEFORE.test(pre.replace(/\bno\b/gi, ' ')))
+    )
+      return true;
+  }
+  return near.after.some((p) => p >= end && p < end + 48) && NEG_AFTER.test(text.slice(end, end + 48));
 }
 
 /** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
@@ -298,7 +348,6 @@ const MARKER_WORDS = new Set(['always', 'never', 'even', 'also', 'still', 'just'
 const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
 /** WORD on ASCII text (\p{L} and \p{N} there are letters and digits), without the Unicode tables. */
 const WORD_ASCII = /[A-Za-z0-9_][A-Za-z0-9_.'-]*/g;
-const NON_ASCII = /[^\x00-\x7f]/;
 const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
@@ -324,8 +373,11 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
       // The clause without its code spans, once (a clause without a backtick has none).
       const hasCode = c.text.includes('`');
       const noCode = hasCode ? c.text.replace(CODE, ' ') : c.text;
-      const neg = refuses(noCode);
-      const isScoped = scoped(noCode);
+      // The clause's code-free text is ASCII when the clause is (most are): the cheaper regexes then.
+      const textAscii = !NOT_ASCII.test(c.text);
+      const ascii = textAscii || !NOT_ASCII.test(noCode);
+      const neg = refuses(noCode, ascii);
+      const isScoped = scoped(noCode, ascii);
       const codes = hasCode ? Array.from(c.text.matchAll(CODE), (m) => m[1]!) : [];
       const hasDigit = /\d/.test(c.text);
       // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
@@ -343,12 +395,15 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
         // Most clauses hold no refusal at all: their words and things are used, without looking around each one.
         const mayRefuse = neg || MAY_REFUSE.test(c.text);
         // Whether the clause holds CJK text is asked once per clause, not once per word.
-        const cjk = mayRefuse && HAS_CJK.test(c.text);
-        const refusedAt = mayRefuse
-          ? (text: string, start: number, end: number): boolean => refusedNear(text, start, end, cjk)
-          : (): boolean => false;
+        const cjk = mayRefuse && !textAscii && HAS_CJK.test(c.text);
+        const near = mayRefuse && !cjk ? refusalWords(c.text) : null;
+        const refusedAt =
+          mayRefuse && (cjk || near!.before < Infinity || near!.after.length > 0)
+            ? (text: string, start: number, end: number): boolean =>
+                refusedNear(text, start, end, cjk, near ?? undefined)
+            : (): boolean => false;
         const blanked = hasCode ? c.text.replace(CODE, (x) => ' '.repeat(x.length)) : c.text;
-        for (const m of blanked.matchAll(NON_ASCII.test(blanked) ? WORD : WORD_ASCII)) {
+        for (const m of blanked.matchAll(textAscii || !NOT_ASCII.test(blanked) ? WORD_ASCII : WORD)) {
           const w = m[0].toLowerCase();
           const end = w.charCodeAt(w.length - 1);
           // 46 `.`, 39 `'`, 45 `-`: trailing ones dropped.
@@ -672,13 +727,16 @@ class FrameBuilder {
     count('claims.frames');
     const h = frameHash(th, k, local);
     const hit = this.seen.get(h);
-    const probe = { clauses: this.clauses, clause: [c], pos: [k], local: [local ? 1 : 0] };
-    for (const f of hit === undefined ? [] : typeof hit === 'number' ? [hit] : hit)
-      if (sameFrame(this as unknown as FrameSet, f, probe as unknown as FrameSet, 0)) {
-        // The same frame again: the later clause gives it its filler (a Map set keeps the first place).
-        this.clause[f] = c;
-        return;
-      }
+    // The probe (this frame as a one-frame set) only when the hash was seen: most frames are new.
+    if (hit !== undefined) {
+      const probe = { clauses: this.clauses, clause: [c], pos: [k], local: [local ? 1 : 0] };
+      for (const f of typeof hit === 'number' ? [hit] : hit)
+        if (sameFrame(this as unknown as FrameSet, f, probe as unknown as FrameSet, 0)) {
+          // The same frame again: the later clause gives it its filler (a Map set keeps the first place).
+          this.clause[f] = c;
+          return;
+        }
+    }
     const f = this.hash.push(h) - 1;
     this.clause.push(c);
     this.pos.push(k);

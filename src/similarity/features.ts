@@ -91,8 +91,26 @@ export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, max
  * terms find two notes on one subject.
  */
 export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>, maxDf: number): Map<number, number> {
+  // Each distinct key as a number (first seen, first numbered), then the rare lists of rareShingleCandidates: a
+  // radix sort of (key number, item) pairs, not a map of a posting array per key.
+  const numbers = new Map<K, number>();
+  const keyed: Uint32Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const ids: number[] = [];
+    for (const k of keysOf(i)) {
+      let id = numbers.get(k);
+      if (id === undefined) numbers.set(k, (id = numbers.size));
+      ids.push(id);
+    }
+    keyed.push(Uint32Array.from(ids));
+  }
+  numbers.clear();
   const counts = new Map<number, number>();
-  forEachRarePair(n, keysOf, maxDf, (a, b, count) => counts.set(a * n + b, count));
+  visitRareLists(
+    n,
+    rareHashLists(n, (i) => keyed[i]!, maxDf),
+    (a, b, count) => counts.set(a * n + b, count),
+  );
   return counts;
 }
 

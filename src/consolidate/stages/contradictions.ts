@@ -43,12 +43,11 @@ export default defineStage({
     const items: ItemDraft[] = [];
     // A dated log (session note) records a moment: what it says differently from another note is
     // history, not a contradiction. Stale one-off logs are the incident stage's business.
-    const pairs = [...candidates]
-      .sort((x, y) => x - y)
-      .filter(
-        (key) =>
-          !DATED.test(ctx.features[Math.floor(key / n)]!.note.path) && !DATED.test(ctx.features[key % n]!.note.path),
-      );
+    // Each note's path tested once (not twice per pair); the pair codes sorted as numbers, natively.
+    const dated = ctx.features.map((f) => DATED.test(f.note.path));
+    const pairs = Array.from(Float64Array.from(candidates).sort()).filter(
+      (key) => !dated[Math.floor(key / n)] && !dated[key % n],
+    );
     // Every compared note's claims first (once per note), then which of their frames another note shares.
     const compared = new Set<number>();
     for (const key of pairs) compared.add(Math.floor(key / n)).add(key % n);
