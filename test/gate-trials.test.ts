@@ -117,6 +117,8 @@ describe('the post-state gate judges each set of items once', () => {
       totals.plain += model.plain + 1;
       // Each path is checked on the file system once per gated plan (MEMORY.md and the 16 notes).
       expect(counts['apply.pathChecks'], `bad item at ${at}`).toBe(N + 1);
+      // And each item's action is run once per gated plan, not once per trial.
+      expect(counts['apply.actionsRun'], `bad item at ${at}`).toBe(N + 1);
     }
     // Judged in all: 11 + 8 + 7 + 5 here, against 12 + 10 + 10 + 10 (the whole plan, then every trial).
     expect(totals).toEqual({ memo: 31, plain: 42 });

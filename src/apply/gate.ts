@@ -17,7 +17,7 @@ import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { HOLDING, type FileChange } from './compose.js';
 import type { PathMemo } from './paths.js';
-import { planApply, type ItemOutcome, type Plan } from './plan.js';
+import { planApply, type ActionMemo, type ItemOutcome, type Plan } from './plan.js';
 
 export interface LostLine {
   readonly file: string;
@@ -448,9 +448,10 @@ export function gatedPlan(
   runId: string,
   options: GateOptions = {},
 ): { plan: Plan; gate: GateReport } {
-  // The file system does not change while the gate plans its trials: each path is checked once.
+  // The file system does not change while the gate plans its trials: each path is checked once, each action run once.
   const paths: PathMemo = new Map();
-  const plan = planApply(proposal, vault, runId, { paths });
+  const actions: ActionMemo = new WeakMap();
+  const plan = planApply(proposal, vault, runId, { paths, actions });
   const empty: GateReport = { newErrors: [], lost: [], refused: new Map(), overridden: false };
   if (plan.changes.length === 0) return { plan: allOrNothing(plan, options), gate: empty };
   const baseline = baselineOf(vault);
@@ -473,7 +474,7 @@ export function gatedPlan(
     let verdict = judged.get(key);
     if (!verdict) {
       count('apply.gateTrials');
-      verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, { paths }));
+      verdict = judge(vault, baseline, planApply(only(proposal, trial), vault, runId, { paths, actions }));
       judged.set(key, verdict);
     }
     if (!failed(verdict)) {
@@ -489,7 +490,7 @@ export function gatedPlan(
     tryGroup(group.slice(half));
   };
   tryGroup(candidates);
-  const final = planApply(only(proposal, accepted), vault, runId, { paths });
+  const final = planApply(only(proposal, accepted), vault, runId, { paths, actions });
   const items: ItemOutcome[] = final.items.map((o) => {
     const why = refused.get(o.id);
     if (why) return { ...o, status: 'refused', reason: why, warnings: [] };

@@ -6,10 +6,11 @@
  * and undoing all read one thing.
  */
 import { manifestOf } from '../proposal/refs.js';
-import type { Proposal } from '../proposal/schema.js';
+import type { Proposal, ProposalItem } from '../proposal/schema.js';
+import { count } from '../util/counters.js';
 import type { Vault } from '../vault/model.js';
 import { describe, runAction } from './actions.js';
-import { Composition, emptyOverlay, type FileChange } from './compose.js';
+import { Composition, emptyOverlay, type FileChange, type Overlay } from './compose.js';
 import type { PathMemo } from './paths.js';
 import { checkFresh, checkPaths, Refusal } from './validate.js';
 
@@ -33,11 +34,34 @@ export interface Plan {
   readonly changes: readonly FileChange[];
 }
 
+/**
+ * Overlays by action object, within one planning of many trials of one proposal (the post-state gate): an action's
+ * overlay is a function of the vault and the action (actions.ts reads nothing else), and a run only copies out of
+ * it (compose.ts `Composition.add`), so each item's action runs once, not once per trial. A refusal is kept too.
+ */
+export type ActionMemo = WeakMap<ProposalItem['action'], Overlay | Refusal>;
+
+function overlayOf(vault: Vault, item: ProposalItem, memo: ActionMemo | undefined): Overlay {
+  const known = memo?.get(item.action);
+  if (known instanceof Refusal) throw known;
+  if (known) return known;
+  count('apply.actionsRun');
+  const overlay = emptyOverlay();
+  try {
+    runAction(vault, item, overlay);
+  } catch (e) {
+    if (e instanceof Refusal) memo?.set(item.action, e);
+    throw e;
+  }
+  memo?.set(item.action, overlay);
+  return overlay;
+}
+
 export function planApply(
   proposal: Proposal,
   vault: Vault,
   runId: string,
-  options: { allOrNothing?: boolean; paths?: PathMemo } = {},
+  options: { allOrNothing?: boolean; paths?: PathMemo; actions?: ActionMemo } = {},
 ): Plan {
   const run = new Composition();
   const outcomes: ItemOutcome[] = [];
@@ -52,8 +76,7 @@ export function planApply(
     try {
       checkPaths(vault, item, options.paths);
       checkFresh(vault, item, manifest);
-      const overlay = emptyOverlay();
-      runAction(vault, item, overlay);
+      const overlay = overlayOf(vault, item, options.actions);
       run.add(item.id, overlay);
       const changes = overlay.texts.size + overlay.index.size + overlay.stores.size;
       outcomes.push({
