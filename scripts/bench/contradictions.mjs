@@ -2,22 +2,12 @@
 // its items (two builds must give one digest). Usage: npm run build && node scripts/bench/contradictions.mjs
 // VAULT [LIB] (LIB: another build's dist/lib, to pair two builds on the same vault, run after run).
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { loadBenchVault } from './in-process.mjs';
 
-const [dir, libArg] = process.argv.slice(2);
-if (!dir) {
-  process.stderr.write('usage: node scripts/bench/contradictions.mjs VAULT [LIB]\n');
-  process.exit(2);
-}
-const lib = resolve(libArg ?? join(process.cwd(), 'dist', 'lib'));
-const { loadVault } = await import(join(lib, 'vault', 'load.js'));
-const { loadConfig } = await import(join(lib, 'config', 'load.js'));
-const { noteFeatures, similarPairs } = await import(join(lib, 'similarity', 'features.js'));
-const { notesUnderRules } = await import(join(lib, 'rules', 'reachability.js'));
-const { STAGES } = await import(join(lib, 'consolidate', 'stages', 'index.js'));
-const { startCounting, stopCounting } = await import(join(lib, 'util', 'counters.js'));
-const vault = loadVault(dir, { config: (await loadConfig(dir)).config });
-const notes = notesUnderRules(vault);
+const { imp, vault, notes } = await loadBenchVault('contradictions.mjs');
+const { noteFeatures, similarPairs } = await imp('similarity/features.js');
+const { STAGES } = await imp('consolidate/stages/index.js');
+const { startCounting, stopCounting } = await imp('util/counters.js');
 const features = noteFeatures(notes);
 const pairs = similarPairs(features);
 const stage = STAGES.find((s) => s.id === 'contradictions');
