@@ -17,14 +17,7 @@ import {
   type Stance,
 } from '../src/similarity/claims.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
+import { seeded } from './helpers/seeded.js';
 
 describe('isSpace', () => {
   it('is /\\s/ on every UTF-16 unit', () => {

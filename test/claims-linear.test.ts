@@ -16,16 +16,9 @@ import {
 } from '../src/similarity/claims.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { isCjk, STOPWORDS } from '../src/similarity/text.js';
+import { seeded } from './helpers/seeded.js';
 
 const PIECES = ['a', 'bc', 'never', ' ', '  ', '\t', '\n', '\u00a0', '\u3000', '\u2028', 'é', '日本', '`x`', ',', '🙂'];
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 describe('lastWords', () => {
   it('equals text.slice(0, end).split(/\\s+/).slice(-n).join(" ")', () => {
