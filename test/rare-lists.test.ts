@@ -1,14 +1,37 @@
 /**
  * The similar-pairs pass sorts typed arrays where it used maps and sets (issue 14); these compare each with the
  * map or set it replaced. rareShingleCandidates reads its rare lists from a radix sort of (hash, note) pairs (rareHashLists), not from a
- * map of postings: the pairs and counts it visits must be those of the map (forEachRarePair), for any keys,
+ * map of postings: the pairs and counts it visits must be those of the map (forEachRarePair below), for any keys,
  * duplicates within a note and keys above the small-integer range included.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forEachRarePair, rareHashLists, sharedRareKeys, visitRareLists } from '../src/similarity/features.js';
+import { rareHashLists, sharedRareKeys, visitRareLists } from '../src/similarity/features.js';
 import { BANDS, lshCandidates, lshPairCodes, PERMUTATIONS, ROWS } from '../src/similarity/minhash.js';
 import { radixSortByKey, sortUniquePrefix } from '../src/util/radix.js';
+
+/**
+ * The reference: the rare lists read from a map of postings (key → ascending notes, cut past maxDf), the way
+ * sharedRareKeys read them before the radix-sorted lists; `visit(a, b, count)` once per pair sharing rare keys.
+ */
+function forEachRarePair<K>(
+  n: number,
+  keysOf: (i: number) => Iterable<K>,
+  maxDf: number,
+  visit: (a: number, b: number, count: number) => void,
+): void {
+  const postings = new Map<K, number[]>();
+  for (let i = 0; i < n; i++) {
+    for (const k of keysOf(i)) {
+      const list = postings.get(k);
+      if (!list) postings.set(k, [i]);
+      else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
+    }
+  }
+  const lists: number[][] = [];
+  for (const list of postings.values()) if (list.length >= 2 && list.length <= maxDf) lists.push(list);
+  visitRareLists(n, lists, visit);
+}
 
 const visits = (run: (visit: (a: number, b: number, c: number) => void) => void): string[] => {
   const out: string[] = [];

@@ -52,7 +52,7 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
 /**
  * The rare lists of 32-bit keys (a note's shingle hashes): every (key, item) pair in two typed arrays,
  * sorted by key with a stable radix sort (items stay ascending within a key), then read as runs. The same
- * lists as forEachRarePair's map of postings, in key order rather than first-seen order; at hard 10k that
+ * lists as a map of postings (key → notes) gives, in key order rather than first-seen order; at hard 10k that
  * map held ~4.6 M number keys (most above the small-integer range, so boxed) and was most of the pass.
  */
 export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): number[][] {
@@ -112,31 +112,6 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
     (a, b, count) => counts.set(a * n + b, count),
   );
   return counts;
-}
-
-/**
- * sharedRareKeys without the map: `visit(a, b, count)` once per pair (a < b) sharing rare keys,
- * a ascending. Each note's pairs are counted in one typed array (no per-pair allocation); the work is
- * the sum over rare keys of (notes using it)², at most n × maxDf per key's notes.
- */
-export function forEachRarePair<K>(
-  n: number,
-  keysOf: (i: number) => Iterable<K>,
-  maxDf: number,
-  visit: (a: number, b: number, count: number) => void,
-): void {
-  const postings = new Map<K, number[]>();
-  for (let i = 0; i < n; i++) {
-    for (const k of keysOf(i)) {
-      const list = postings.get(k);
-      if (!list) postings.set(k, [i]);
-      else if (list.length <= maxDf && list[list.length - 1] !== i) list.push(i);
-    }
-  }
-  const lists: number[][] = [];
-  for (const list of postings.values()) if (list.length >= 2 && list.length <= maxDf) lists.push(list);
-  postings.clear();
-  visitRareLists(n, lists, visit);
 }
 
 /**
