@@ -1,15 +1,20 @@
 #!/usr/bin/env node
+import { isatty } from 'node:tty';
 import { main } from './main.js';
+import { readStdin as readAll } from './util/stdin.js';
 
-const readStdin = async (): Promise<string> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+// `process.stdin` is created only when a command needs the stream (its set-up is a cost every guard call paid).
+let stdinStream = false;
+const stdin = (): AsyncIterable<Buffer> => {
+  stdinStream = true;
+  return process.stdin as AsyncIterable<Buffer>;
 };
+const readStdin = (): Promise<string> => readAll(stdin);
 
 let lines: AsyncIterator<string> | null = null;
 const ask = async (question: string): Promise<string | null> => {
   process.stdout.write(question);
+  stdinStream = true;
   if (!lines) {
     const { createInterface } = await import('node:readline');
     lines = createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
@@ -25,6 +30,7 @@ let waiting: (() => void) | null = null;
 let listening = false;
 const key = async (question: string): Promise<string | null> => {
   process.stdout.write(question);
+  stdinStream = true;
   if (!listening) {
     listening = true;
     process.stdin.on('data', (d: Buffer) => {
@@ -73,10 +79,10 @@ void main({
   stdout: process.stdout,
   stderr: process.stderr,
   readStdin,
-  stdinIsTTY: Boolean(process.stdin.isTTY),
+  stdinIsTTY: isatty(0),
   ask,
   key,
 }).then((code) => {
   process.exitCode = code;
-  process.stdin.destroy();
+  if (stdinStream) process.stdin.destroy();
 });

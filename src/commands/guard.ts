@@ -7,6 +7,7 @@ import { GuardTimeout, HOOK_TIMEOUT_MS } from '../guard/deadline.js';
 import type { IO } from '../io.js';
 import { oneOf, parseCommandArgs } from '../util/args.js';
 import { UsageError } from '../util/errors.js';
+import { mark } from '../util/timing.js';
 
 export function formatGuard(r: GuardResult): string {
   const out: string[] = [r.verdict === 'refuse' ? '✖ refuse' : r.verdict === 'ask' ? '? ask' : '✔ ok'];
@@ -26,6 +27,7 @@ export function formatGuard(r: GuardResult): string {
 }
 
 export async function run(args: string[], io: IO): Promise<number> {
+  mark('guard loaded');
   const { values, positionals } = parseCommandArgs(
     'guard',
     args,
@@ -62,7 +64,9 @@ export async function run(args: string[], io: IO): Promise<number> {
     if (io.stdinIsTTY) throw new UsageError('guard: give the draft with --file DRAFT or on standard input');
     draft = await io.readStdin();
   }
+  mark('draft read');
   const { config } = await loadConfig(root, values.config ? resolve(io.cwd, values.config) : undefined, knownRuleIds);
+  mark('config');
   const result = guardDraft(root, config, draft, values.path ? { targetPath: values.path.split('\\').join('/') } : {});
   if (format === 'json') {
     io.stdout.write(
@@ -71,6 +75,7 @@ export async function run(args: string[], io: IO): Promise<number> {
   } else {
     io.stdout.write(formatGuard(result));
   }
+  mark('written');
   return result.verdict === 'ok' ? 0 : 1;
 }
 

@@ -166,6 +166,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
   const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
   const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
   if (record) writeFolderListings(root, record, listings);
+  mark('discovered');
   // A top-level MEMORY.md is read once: for the kind (a Hermes store holds a `§` line) and, when it
   // is the index, for the index checks below (9,000 lines on the hard bench shape).
   const texts = new Map<string, string>();
@@ -330,20 +331,21 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     reasons,
     cache: { fromCache: sigs.fromCache, computed: sigs.computed },
   };
-  return target === undefined
-    ? result
-    : withIndex(
-        result,
-        guardNoteIndexLine(
-          root,
-          config,
-          target,
-          draft,
-          name,
-          draftNote.meta.description ?? null,
-          texts.get(config.index.file),
-        ),
-      );
+  if (target === undefined) return result;
+  const indexed = withIndex(
+    result,
+    guardNoteIndexLine(
+      root,
+      config,
+      target,
+      draft,
+      name,
+      draftNote.meta.description ?? null,
+      texts.get(config.index.file),
+    ),
+  );
+  mark('index line');
+  return indexed;
 }
 
 /**
