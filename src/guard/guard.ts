@@ -260,8 +260,10 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
       for (const i of sigs.valid)
         if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) picked.push(i);
       // Their shingles only (on a vault of long notes most of the file is other notes' shingles).
+      mark('  estimated');
       table.prefetch(picked);
       for (const i of picked) candidates.push(table.note(i));
+      mark('  prefetched');
     }
     for (const n of sigs.fresh)
       if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
@@ -282,6 +284,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
         .slice(0, CONFLICT_CAP)
         .map((x) => x.n),
     );
+    mark('  scored');
     // Each read note's sentences and claims: cached per note by its bytes (claims-cache.ts).
     const claims = claimsStore(root, config, cacheMode);
     const hits: {
@@ -305,6 +308,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
       if (kind) hits.push({ n, kind, similarity, conflict });
     }
     claims.save();
+    mark('  conflicts');
     // One git query for the matches whose front matter lacks a date or an origin (issue 16: not one
     // `git log` per note), about the matches only: a `git log` over every candidate's path (1,200 on
     // the hard bench shape at 10k) costs more than the rest of the comparison.
