@@ -35,17 +35,52 @@ const NON_ASCII = /[^\u0000-\u007f]/;
 
 const cache = new WeakMap<object, NormalizedText>();
 
+/** Runs of non-ASCII units whose fold is themselves (see `stableRun`), and those whose is not. */
+const runIsStable = new Map<string, boolean>();
+/** Distinct runs remembered at most (a vault in many scripts would otherwise grow the map without end). */
+const RUNS_REMEMBERED = 1 << 16;
+const NON_ASCII_RUN = /[^\u0000-\u007f]+/g;
+
+/**
+ * A non-ASCII run that `normalizeByRuns` keeps as it is: NFKC and lower case leave it unchanged and
+ * it holds no invisible or confusable character (most real text: dashes, quotes, accented lower-case
+ * letters, CJK).
+ */
+function stableRun(seg: string): boolean {
+  let stable = runIsStable.get(seg);
+  if (stable === undefined) {
+    stable = seg.normalize('NFKC').toLowerCase() === seg && !INVISIBLE_G.test(seg) && !CONFUSABLE_ANY.test(seg);
+    if (runIsStable.size < RUNS_REMEMBERED) runIsStable.set(seg, stable);
+  }
+  return stable;
+}
+
+/**
+ * Whether every non-ASCII run of `raw` is stable. Then `normalizeByRuns` gives `raw.toLowerCase()`
+ * with no map: its ASCII runs are lower-cased, its other runs kept; and lower-casing the whole text
+ * maps each of those units to itself too, since the only mapping that depends on the neighbours
+ * (Greek capital sigma, final or not) changes the unit whatever they are, so no stable run holds it.
+ */
+function allRunsStable(raw: string): boolean {
+  NON_ASCII_RUN.lastIndex = 0;
+  for (let m = NON_ASCII_RUN.exec(raw); m; m = NON_ASCII_RUN.exec(raw)) if (!stableRun(m[0])) return false;
+  return true;
+}
+
 export function normalizeForMatching(raw: string, key?: object): NormalizedText {
   if (key) {
     const hit = cache.get(key);
     if (hit) return hit;
   }
-  if (!NON_ASCII.test(raw)) {
-    // Plain ASCII: NFKC changes nothing and no invisible character can be there.
-    const out = { text: raw.toLowerCase(), map: null };
-    if (key) cache.set(key, out);
-    return out;
-  }
+  // Plain ASCII (NFKC changes nothing and no invisible character can be there), or only stable runs.
+  const out =
+    !NON_ASCII.test(raw) || allRunsStable(raw) ? { text: raw.toLowerCase(), map: null } : normalizeByRuns(raw);
+  if (key) cache.set(key, out);
+  return out;
+}
+
+/** The normalized view built run by run (ASCII runs, non-ASCII runs): the definition `normalizeForMatching` answers by. */
+export function normalizeByRuns(raw: string): NormalizedText {
   // Chunks joined once at the end. The map stays null while every run keeps its length (then the
   // normalized unit k is raw unit k): it is built only from the first run that changes length or
   // drops or maps a character, with the identity filled in for the text before it.
@@ -90,10 +125,7 @@ export function normalizeForMatching(raw: string, key?: object): NormalizedText 
       i += ch.length;
     }
   }
-  const text = chunks.join('');
-  const out = { text, map };
-  if (key) cache.set(key, out);
-  return out;
+  return { text: chunks.join(''), map };
 }
 
 export function rawOffset(n: NormalizedText, at: number): number {
