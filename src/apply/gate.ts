@@ -137,6 +137,8 @@ function fileFindingsMemo(): FileFindingsCache {
   return {
     get: (file, ruleId) => (file.problem === null ? byBytes.get(file.bytes)?.get(key(file, ruleId)) : undefined),
     set: (file, ruleId, findings) => {
+      // Each file rule run on a file (the engine sets what it found): the gate runs them on the files a plan changes.
+      count('apply.fileRuleRuns');
       if (file.problem !== null) return;
       let m = byBytes.get(file.bytes);
       if (!m) byBytes.set(file.bytes, (m = new Map()));
@@ -147,20 +149,61 @@ function fileFindingsMemo(): FileFindingsCache {
 const memos = new WeakMap<Vault, FileFindingsCache>();
 const memoOf = (vault: Vault): FileFindingsCache =>
   memos.get(vault) ?? (memos.set(vault, fileFindingsMemo()), memos.get(vault)!);
-const errorsOf = (vault: Vault, memo: FileFindingsCache): Finding[] => {
+const errorsOf = (vault: Vault, rules: readonly Rule<any>[], memo: FileFindingsCache): Finding[] => {
   count('apply.gateChecks');
-  return runRules(vault, gateRules(vault), memo).findings.filter((f) => f.severity === 'error');
+  return runRules(vault, rules, memo).findings.filter((f) => f.severity === 'error');
 };
+const addKey = (m: Map<string, number>, f: Finding): void => {
+  m.set(errorKey(f), (m.get(errorKey(f)) ?? 0) + 1);
+};
+/**
+ * The vault's own error findings from the rules that read more than one file (no `checkFile`), once per vault.
+ * File rules' findings are compared per judged post-image, on the files it changes only (`judgeChanges`).
+ */
 const baselines = new WeakMap<Vault, ReadonlyMap<string, number>>();
 function baselineOf(vault: Vault): ReadonlyMap<string, number> {
   let baseline = baselines.get(vault);
   if (!baseline) {
     const m = new Map<string, number>();
-    for (const f of errorsOf(vault, memoOf(vault))) m.set(errorKey(f), (m.get(errorKey(f)) ?? 0) + 1);
+    for (const f of errorsOf(
+      vault,
+      gateRules(vault).filter((r) => !r.checkFile),
+      memoOf(vault),
+    ))
+      addKey(m, f);
     baselines.set(vault, (baseline = m));
   }
   return baseline;
 }
+
+/**
+ * Whether the file at `path` is the same file in the vault and in the post-image: one bytes object, one role, both
+ * decoded without a problem. Its file-rule findings are then the same on both sides (the memo above answers the
+ * second with the first's), so they cancel in the comparison and neither side computes them.
+ */
+const unchangedIn =
+  (vault: Vault, post: Vault) =>
+  (path: string): boolean => {
+    const a = vault.byPath.get(path),
+      b = post.byPath.get(path);
+    return (
+      a !== undefined &&
+      b !== undefined &&
+      a.bytes === b.bytes &&
+      a.role === b.role &&
+      a.problem === null &&
+      b.problem === null
+    );
+  };
+
+/** The memo, answering "no findings" for a file the post-image leaves as it was. */
+function skippingUnchanged(memo: FileFindingsCache, unchanged: (path: string) => boolean): FileFindingsCache {
+  return {
+    get: (file, ruleId) => (unchanged(file.path) ? NO_FINDINGS : memo.get(file, ruleId)),
+    set: (file, ruleId, findings) => memo.set(file, ruleId, findings),
+  };
+}
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** A line's words without link targets or list markers: what must survive somewhere in the vault. */
 export function factText(line: string): string {
@@ -385,9 +428,19 @@ function judge(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan):
 function judgeChanges(vault: Vault, baseline: ReadonlyMap<string, number>, plan: Plan): GateResult {
   count('apply.gateJudged');
   const post = postImage(vault, plan.changes);
+  // The baseline: the cross-file rules' errors on the vault, and the file rules' on the files the plan changes. A
+  // file it leaves as it was has the same file-rule findings on both sides: they would match one another by key
+  // (rule, file, message) and change neither what is left nor what is new, so neither side computes them.
+  const skip = skippingUnchanged(memoOf(vault), unchangedIn(vault, post));
   const left = new Map(baseline);
+  for (const f of errorsOf(
+    vault,
+    gateRules(vault).filter((r) => r.checkFile),
+    skip,
+  ))
+    addKey(left, f);
   const unmatched: Finding[] = [];
-  for (const f of errorsOf(post, memoOf(vault))) {
+  for (const f of errorsOf(post, gateRules(post), skip)) {
     const n = left.get(errorKey(f)) ?? 0;
     if (n > 0) left.set(errorKey(f), n - 1);
     else unmatched.push(f);
