@@ -14,16 +14,28 @@ export type LinkResolver = (fromPath: string, link: Pick<ScannedLink, 'kind' | '
 
 export function linkResolver(lookup: NoteLookup, vaultRoot: string): LinkResolver {
   const byTarget = new Map<string, Resolved>();
-  const byFolder = new Map<string, Resolved>();
+  // Per folder (its `folderKey`), per kind, by target: no key string is built per link. A file's links
+  // come one after another, so the last file's folder is kept.
+  const byFolder = new Map<string, Map<string, Map<string, Resolved>>>();
+  let lastPath: string | null = null;
+  let folder: Map<string, Map<string, Resolved>> | null = null;
   return (fromPath, link) => {
-    const wiki = link.kind === 'wikilink';
-    const memo = wiki ? byTarget : byFolder;
-    const key = wiki ? link.target : `${folderKey(fromPath)}\0${link.kind}\0${link.target}`;
-    let r = memo.get(key);
+    let memo: Map<string, Resolved>;
+    if (link.kind === 'wikilink') memo = byTarget;
+    else {
+      if (fromPath !== lastPath || folder === null) {
+        const key = folderKey(fromPath);
+        folder = byFolder.get(key) ?? null;
+        if (folder === null) byFolder.set(key, (folder = new Map()));
+        lastPath = fromPath;
+      }
+      memo = folder.get(link.kind) ?? folder.set(link.kind, new Map()).get(link.kind)!;
+    }
+    let r = memo.get(link.target);
     if (r === undefined) {
       count('link.resolve');
       r = resolveLink(fromPath, link, lookup, vaultRoot, false);
-      memo.set(key, r);
+      memo.set(link.target, r);
     }
     return r;
   };

@@ -23,6 +23,13 @@ export interface Pattern {
    * text (src/util/keywords.ts); otherwise it is tested on the text itself.
    */
   readonly pre?: RegExp;
+  /**
+   * More keywords every match holds (one of them at least), beside `pre`: the pattern runs only when the
+   * text has both. For a pattern whose `pre` is common in text that never matches (`rc\b`, `token`) while
+   * a match always holds something rarer (`>>` or `tee`; a quote). Found like `pre`: one pass over the
+   * text for every literal keyword, else tested on the text itself.
+   */
+  readonly needs?: RegExp;
   /** This match's severity, when it differs from the rule's. */
   readonly severity?: 'error' | 'warning' | 'info';
 }
@@ -45,7 +52,8 @@ export interface PatternHit {
 }
 
 interface Compiled {
-  readonly patterns: readonly { pattern: Pattern; re: RegExp; bit: number }[];
+  /** `bit`, `needsBit`: the keyword sets of `pre` and `needs` (-1: tested as a regex). */
+  readonly patterns: readonly { pattern: Pattern; re: RegExp; bit: number; needsBit: number }[];
   /** The literal keywords of every pattern whose `pre` is only literals, one set (bit) per pattern. */
   readonly keywords: KeywordSets | null;
 }
@@ -56,17 +64,19 @@ function compiled(set: PatternSet): Compiled {
   let c = compiledSets.get(set);
   if (!c) {
     const sets: string[][] = [];
+    // Literals stand for the regex only without flags that change what they match (`m` does not).
+    const bitOf = (pre: RegExp | undefined): number => {
+      const literals = pre && !/[iuvsy]/.test(pre.flags) && sets.length < 31 ? literalsOf(pre.source) : null;
+      if (!literals) return -1;
+      sets.push(literals);
+      return sets.length - 1;
+    };
     const patterns = set.patterns.map((pattern) => {
       const re = new RegExp(
         pattern.re.source,
         pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`,
       );
-      // Literals stand for the regex only without flags that change what they match (`m` does not).
-      const literals =
-        pattern.pre && !/[iuvsy]/.test(pattern.pre.flags) && sets.length < 31 ? literalsOf(pattern.pre.source) : null;
-      if (!literals) return { pattern, re, bit: -1 };
-      sets.push(literals);
-      return { pattern, re, bit: sets.length - 1 };
+      return { pattern, re, bit: bitOf(pattern.pre), needsBit: bitOf(pattern.needs) };
     });
     c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null };
     compiledSets.set(set, c);
@@ -76,14 +86,19 @@ function compiled(set: PatternSet): Compiled {
 
 /**
  * The patterns of `set` that may match in `text`, in order: none without the set's trigger, and of
- * the rest those whose keywords (`pre`) the text has (one pass over it for every literal keyword).
+ * the rest those whose keywords (`pre`, `needs`) the text has (one pass over it for every literal keyword).
  */
 export function runnable(set: PatternSet, text: string): readonly { readonly pattern: Pattern; readonly re: RegExp }[] {
   if (set.trigger && !set.trigger.test(text)) return [];
   const c = compiled(set);
   const present = c.keywords ? c.keywords.present(text) : 0;
-  return c.patterns.filter(
-    ({ pattern, bit }) => !pattern.pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pattern.pre.test(text)),
+  const has = (pre: RegExp | undefined, bit: number): boolean =>
+    !pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pre.test(text));
+  // The keywords found in the pass first: a keyword tested as a regex is tested only when they are there.
+  return c.patterns.filter(({ pattern, bit, needsBit }) =>
+    needsBit >= 0
+      ? has(pattern.needs, needsBit) && has(pattern.pre, bit)
+      : has(pattern.pre, bit) && has(pattern.needs, needsBit),
   );
 }
 

@@ -11,7 +11,7 @@ const PAYLOAD = String.raw`(?:\bcurl\b|\bwget\b|\bnc\b|\bncat\b|\bsocat\b|/dev/t
 const AGENT_FILE_WORDS =
   /claude\.md|agents\.md|gemini\.md|soul\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude\/settings|\.hermes\//;
 
-const PATTERNS: Pattern[] = [
+export const PATTERNS: Pattern[] = [
   {
     name: 'writing to SSH keys or config',
     pre: /\.ssh|authorized_keys|ssh-copy-id/,
@@ -36,6 +36,8 @@ const PATTERNS: Pattern[] = [
   {
     name: 'appending a payload to a shell start-up file',
     pre: /rc\b|profile|zshenv|zlogin|config\.fish/,
+    // Both alternatives append: `>>` or `tee -a`.
+    needs: />>|tee/,
     re: new RegExp(
       String.raw`${PAYLOAD}[^\n]{0,300}(?:>>|\btee\s+-a)\s*["']?${SHELL_RC}\b|(?:>>|\btee\s+-a)\s*["']?${SHELL_RC}\b[^\n]{0,40}<<[^\n]{0,40}\n(?:[^\n]*\n){0,20}?[^\n]*${PAYLOAD}`,
     ),

@@ -197,6 +197,8 @@ export const PATTERNS: Pattern[] = [
   {
     name: 'hard-coded secret in an assignment',
     pre: /key|Key|KEY|token|Token|TOKEN|secret|Secret|SECRET|passw|Passw|PASSW|pwd|PWD|credential|Credential|CREDENTIAL/,
+    // A quoted value, or `export` (any case: the regex has the i flag, which folds ASCII letters only).
+    needs: /"|'|[eE][xX][pP][oO][rR][tT]/,
     severity: 'warning',
     re: /(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|pwd|credentials?)["']?\s*(?:=|:=|:)\s*(["'])([^"'\s]{12,})\1|\bexport\s+[A-Z0-9_]*?(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*=([^\s"'$`][^\s"'`]{7,})/i,
     accept: (m) => {
