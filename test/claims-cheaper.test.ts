@@ -3,6 +3,7 @@
 // used and refused left out, the subject asked last) rather than every thing's stance looked up per pair.
 import { describe, expect, it } from 'vitest';
 import {
+  forEachAsciiWord,
   claimConflict,
   claimSentences,
   isSpace,
@@ -41,6 +42,29 @@ describe('words of an ASCII clause', () => {
       // U+00B7 is neither a letter nor a digit and no claim pattern names it: only the regex choice differs.
       const unicode = noteClaims(claimSentences([`${text} \u00b7`])).words;
       expect([...ascii], JSON.stringify(text)).toEqual([...unicode]);
+    }
+  });
+});
+
+describe('forEachAsciiWord', () => {
+  it("finds the words WORD_ASCII matches, lower-cased, trailing . ' - dropped, at the match places", () => {
+    const WORD_ASCII = /[A-Za-z0-9_][A-Za-z0-9_.'-]*/g;
+    const reference = (text: string): [string, number, number][] =>
+      [...text.matchAll(WORD_ASCII)]
+        .map((m): [string, number, number] => [
+          m[0].toLowerCase().replace(/[.'-]+$/, ''),
+          m.index,
+          m.index + m[0].length,
+        ])
+        .filter(([w]) => w.length > 1);
+    const r = seeded(11);
+    const UNITS = [...'aZ09_.\'- \t,;:!?()`/\\"@#$%^&*+=[]{}|~<>', 'ab', 'Never', '--x', "it's.", 'a-', 'X.Y.'];
+    for (let k = 0; k < 4000; k++) {
+      let text = '';
+      for (let i = Math.floor(r() * 30); i > 0; i--) text += UNITS[Math.floor(r() * UNITS.length)]!;
+      const got: [string, number, number][] = [];
+      forEachAsciiWord(text, (w, s, e) => got.push([w, s, e]));
+      expect(got, JSON.stringify(text)).toEqual(reference(text));
     }
   });
 });

@@ -1,7 +1,8 @@
 // The post-state gate compares the vault's error findings with the post-image's (issue 14). A file the plan
 // leaves as it was has the same file-rule findings on both sides (they cancel), so the gate runs file rules on the
 // files a plan changes only: at hard 10k the vault's own security scan of every note was ~3 s of every consolidate.
-// Counted, not timed: the file-rule runs do not grow with the notes the plan does not touch.
+// Counted, not timed: the file-rule runs do not grow with the notes the plan does not touch, and neither do the
+// post-image's parses (it takes the vault's own parse of a file it leaves as it was).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,13 @@ describe('the post-state gate: file rules on the files a plan changes', () => {
     // The rules ran on the changed index (before and after), not on every note.
     expect(small.counts['apply.fileRuleRuns'] ?? 0).toBeGreaterThan(0);
     expect(large.counts['apply.fileRuleRuns']).toBe(small.counts['apply.fileRuleRuns']);
+  }, 300_000);
+
+  it('parses the files a plan changes, not every note again (the post-image takes the vault’s own parses)', async () => {
+    const small = await gate(30);
+    const large = await gate(150);
+    expect(large.ids).toEqual(small.ids);
+    expect(small.counts['apply.postImageParses'] ?? 0).toBeGreaterThan(0);
+    expect(large.counts['apply.postImageParses']).toBe(small.counts['apply.postImageParses']);
   }, 300_000);
 });

@@ -144,6 +144,46 @@ describe('tokens', () => {
     );
   });
 
+  it('a text holding a non-ASCII character, read in runs of ASCII and other segments, gives the same tokens', () => {
+    const edge = [
+      'use\u00a0pnpm not\u3000npm and ascii after',
+      'cafe\u0301 café e\u0301 \u0301x plain words',
+      'ΟΔΟΣ ΟΔΟΣ. ΣΑΣ and Σ alone, then ascii',
+      'İstanbul ǅemal ﬁle ＦＵＬＬ１，０００ 1,000 x',
+      'ascii first 中文 记忆 the 测试 x中y then ascii 1,000.5',
+      "a—b “quoted” word’s end, it's done.",
+      'x\ud800y \udc00 z',
+    ];
+    for (const t of edge) expect(tokens(t), t).toEqual(reference(t));
+    const unit = fc.constantFrom(
+      ..."aZ09 _.,'-\n\t\r!?#`*[]()/:;|".split(''),
+      'é',
+      '\u0301',
+      '\u00a0',
+      '\u3000',
+      'Σ',
+      'ς',
+      'İ',
+      'ﬁ',
+      '１',
+      '，',
+      '中',
+      '—',
+      '’',
+      'the',
+      '1,000',
+      'word ',
+      ' ',
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 160 }), (parts) => {
+        const t = parts.join('');
+        expect(tokens(t)).toEqual(reference(t));
+      }),
+      { numRuns: propertyRuns(4000) },
+    );
+  });
+
   it.skipIf(!hasCorpus)('… and on every corpus file', () => {
     for (const f of markdownFilesUnder(CORPUS)) {
       const text = readFileSync(f, 'utf8');

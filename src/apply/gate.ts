@@ -58,6 +58,52 @@ const parsedMemo = new WeakMap<
   { readonly key: string; readonly parsed: ReturnType<typeof parseMarkdown> }
 >();
 
+/**
+ * The vault's own file as the parse of its bytes that `postImage` would make, without parsing again: the first
+ * post-image of a gate run re-parsed every file of the vault (~2 s at hard 10k). Only a plain file read whole and
+ * decoded without a problem, with the path, role, size and stat the post-image's parse would be given: then every
+ * field is what that parse gives (one parse of one bytes object). Its unresolved links are parsed for when read
+ * (`assembleVault` reads them only for a file whose resolved links it cannot reuse from the vault).
+ */
+function asParsed(
+  f: VaultFile,
+  role: VaultFile['role'],
+  maxBytes: number,
+  absPath: string,
+  parse: () => ReturnType<typeof parseMarkdown>,
+): ReturnType<typeof parseMarkdown> | undefined {
+  if (Object.getPrototypeOf(f) !== Object.prototype || f.problem !== null || f.role !== role) return undefined;
+  if (f.absPath !== absPath || f.size !== f.bytes.length || f.size > maxBytes) return undefined;
+  let links: ReturnType<typeof parseMarkdown>['scan']['links'] | undefined;
+  const codeRanges = f.codeRanges;
+  return {
+    path: f.path,
+    absPath: f.absPath,
+    role: f.role,
+    stem: f.stem,
+    size: f.size,
+    mtimeMs: f.mtimeMs,
+    mode: f.mode,
+    bytes: f.bytes,
+    text: f.text,
+    bom: f.bom,
+    crlf: f.crlf,
+    problem: f.problem,
+    frontmatter: f.frontmatter,
+    bodyOffset: f.bodyOffset,
+    meta: f.meta,
+    position: f.position,
+    lineCount: f.lineCount,
+    scan: {
+      get links() {
+        count('apply.postImageScans');
+        return (links ??= parse().scan.links);
+      },
+      codeRanges,
+    },
+  };
+}
+
 /** The vault as `changes` would leave it (files under .memlint/ are not part of it). */
 export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
   const images = new Map<string, { bytes: Uint8Array; mode: number; mtimeMs: number; role?: VaultFile['role'] }>();
@@ -88,14 +134,22 @@ export function postImage(vault: Vault, changes: readonly FileChange[]): Vault {
       parsed.push(hit.parsed);
       continue;
     }
-    const p = parseMarkdown(
-      path,
-      `${vault.root}/${path}`,
-      role,
-      img.bytes,
-      { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode },
-      maxBytes,
-    );
+    const parse = (): ReturnType<typeof parseMarkdown> => {
+      count('apply.postImageParses');
+      return parseMarkdown(
+        path,
+        `${vault.root}/${path}`,
+        role,
+        img.bytes,
+        { size: img.bytes.length, mtimeMs: img.mtimeMs, mode: img.mode },
+        maxBytes,
+      );
+    };
+    const own = vault.byPath.get(path);
+    const p =
+      own && own.bytes === img.bytes
+        ? (asParsed(own, role, maxBytes, `${vault.root}/${path}`, parse) ?? parse())
+        : parse();
     parsedMemo.set(img.bytes, { key, parsed: p });
     parsed.push(p);
   }

@@ -346,9 +346,35 @@ const YEAR = /^(?:19|20)\d{2}$/;
 const RULE = /^\W*(?:always|never|don't|dont|do not|must not|must|should not|should|nunca|sempre|não)\b\s*/i;
 const MARKER_WORDS = new Set(['always', 'never', 'even', 'also', 'still', 'just', 'really']);
 const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.'-]*/gu;
-/** WORD on ASCII text (\p{L} and \p{N} there are letters and digits), without the Unicode tables. */
-const WORD_ASCII = /[A-Za-z0-9_][A-Za-z0-9_.'-]*/g;
 const NUMBERS = /(?<![\w.])\d+(?:[.,]\d+)*/g;
+/** [A-Za-z0-9_] */
+const wordStart = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+/**
+ * `text.matchAll(WORD_ASCII)` read by character codes, without a match object per word: each word lower-cased, its
+ * trailing `.`, `'` and `-` dropped, handed to `f` with the match's [start, end) when two characters or more are
+ * left. WORD_ASCII (`[A-Za-z0-9_][A-Za-z0-9_.'-]*`, WORD on ASCII text: there \p{L} and \p{N} are letters and digits) is
+ * one character class then another, repeated greedily: the scan finds the same words (test/claims-cheaper.test.ts).
+ */
+export function forEachAsciiWord(text: string, f: (word: string, start: number, end: number) => void): void {
+  const len = text.length;
+  for (let p = 0; p < len;) {
+    if (!wordStart(text.charCodeAt(p))) {
+      p++;
+      continue;
+    }
+    let e = p + 1;
+    for (; e < len; e++) {
+      const d = text.charCodeAt(e);
+      if (!wordStart(d) && d !== 46 && d !== 39 && d !== 45) break;
+    }
+    let kept = e;
+    for (let d = text.charCodeAt(kept - 1); d === 46 || d === 39 || d === 45; d = text.charCodeAt(kept - 1)) kept--;
+    if (kept - p > 1) f(text.slice(p, kept).toLowerCase(), p, e);
+    p = e;
+  }
+}
+
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
   /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
@@ -403,13 +429,18 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
                 refusedNear(text, start, end, cjk, near ?? undefined)
             : (): boolean => false;
         const blanked = hasCode ? c.text.replace(CODE, (x) => ' '.repeat(x.length)) : c.text;
-        for (const m of blanked.matchAll(textAscii || !NOT_ASCII.test(blanked) ? WORD_ASCII : WORD)) {
-          const w = m[0].toLowerCase();
-          const end = w.charCodeAt(w.length - 1);
-          // 46 `.`, 39 `'`, 45 `-`: trailing ones dropped.
-          const t = end === 46 || end === 39 || end === 45 ? w.replace(/[.'-]+$/, '') : w;
-          if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
-        }
+        if (textAscii || !NOT_ASCII.test(blanked))
+          forEachAsciiWord(blanked, (t, start, end) => {
+            if (!STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, start, end));
+          });
+        else
+          for (const m of blanked.matchAll(WORD)) {
+            const w = m[0].toLowerCase();
+            const end = w.charCodeAt(w.length - 1);
+            // 46 `.`, 39 `'`, 45 `-`: trailing ones dropped.
+            const t = end === 46 || end === 39 || end === 45 ? w.replace(/[.'-]+$/, '') : w;
+            if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
+          }
         if (hasCode)
           for (const m of c.text.matchAll(CODE)) {
             const t = thingOf(m[1]!);

@@ -75,15 +75,58 @@ const TOKEN_ASCII = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|[a-z0-9][a-z0-9_.'-]*[a-z0-9]|
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 export function tokens(text: string): string[] {
-  const out =
-    (NON_ASCII.test(text)
-      ? text.normalize('NFKC').toLowerCase().match(TOKEN)
-      : text.toLowerCase().match(TOKEN_ASCII)) ?? [];
+  const out = NON_ASCII.test(text) ? mixedTokens(text) : (text.toLowerCase().match(TOKEN_ASCII) ?? []);
   for (let i = 0; i < out.length; i++) {
     const t = out[i]!;
     const last = t.charCodeAt(t.length - 1);
     if (last === 0x2e || last === 0x27 || last === 0x2d) out[i] = t.replace(/[.'-]+$/, ''); // . ' -
   }
+  return out;
+}
+
+/**
+ * `text.normalize('NFKC').toLowerCase().match(TOKEN)` for a text holding a non-ASCII character, read a run of
+ * white-space-separated segments at a time: the runs of ASCII segments with TOKEN_ASCII, the others as before. A
+ * token never holds ASCII white space, and NFKC and lower-casing never reach across it (the argument of
+ * `textShingleHashes` below), so the tokens are the same; one non-ASCII character (an em dash, a CJK sentence) no
+ * longer puts a whole long note through the Unicode regex. test/shingles.test.ts compares the two.
+ */
+function mixedTokens(text: string): string[] {
+  const out: string[] = [];
+  const flush = (from: number, to: number, ascii: boolean): void => {
+    const part = text.slice(from, to);
+    const found = ascii ? part.toLowerCase().match(TOKEN_ASCII) : part.normalize('NFKC').toLowerCase().match(TOKEN);
+    if (found) for (const t of found) out.push(t);
+  };
+  const len = text.length;
+  let from = 0;
+  let runAscii = true;
+  let empty = true;
+  for (let p = 0; p < len;) {
+    const c = text.charCodeAt(p);
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) {
+      p++;
+      continue;
+    }
+    let e = p;
+    let ascii = true;
+    for (; e < len; e++) {
+      const d = text.charCodeAt(e);
+      if (d === 0x20 || d === 0x0a || d === 0x09 || d === 0x0d) break;
+      if (d >= 0x80) ascii = false;
+    }
+    if (empty) {
+      from = p;
+      runAscii = ascii;
+      empty = false;
+    } else if (ascii !== runAscii) {
+      flush(from, p, runAscii);
+      from = p;
+      runAscii = ascii;
+    }
+    p = e;
+  }
+  if (!empty) flush(from, len, runAscii);
   return out;
 }
 
