@@ -180,6 +180,38 @@ function storedGraph(s: Stored, found: Discovery, roleOf: (path: string) => stri
       }
       return seen;
     },
+    lostNotes: (before, after) => {
+      // Marks by node: 1 reached from `after`, 2 reached only from `before`. Starts the graph does not hold are
+      // no note: they cannot be lost notes and lead nowhere.
+      const mark = new Uint8Array(s.nodes.length);
+      const walk = (start: Iterable<string>, m: 1 | 2): number[] => {
+        const queue: number[] = [];
+        const got: number[] = [];
+        for (const p of start) {
+          const i = idOf(p);
+          if (i === undefined || mark[i]) continue;
+          mark[i] = m;
+          got.push(i);
+          if (i < n) queue.push(i);
+        }
+        while (queue.length) {
+          const i = queue.pop()!;
+          for (let e = s.offsets[i]!; e < s.offsets[i + 1]!; e++) {
+            const t = s.edges[e]!;
+            if (mark[t]) continue;
+            mark[t] = m;
+            got.push(t);
+            if (t < n) queue.push(t);
+          }
+        }
+        return got;
+      };
+      walk(after, 1);
+      return walk(before, 2)
+        .filter((i) => i < n)
+        .map((i) => s.nodes[i]!)
+        .sort();
+    },
     isNote: (p) => {
       const i = idOf(p);
       return i !== undefined && i < n;
@@ -326,6 +358,7 @@ export function graphSession(
       return out;
     },
     reach: (start) => g.reach(start),
+    lostNotes: (before, after) => g.lostNotes(before, after),
     isNote: (p) => g.isNote(p),
     notes: () => g.notes(),
     out: (p) => g.out(p),

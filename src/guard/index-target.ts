@@ -259,13 +259,81 @@ function indexTextGuard(
   return { verdict, reasons, advice, measured };
 }
 
-/** Link targets of an index text, raw (no vault needed). */
-function rawTargets(views: IndexViews, text: string): Map<string, { kind: string; target: string }> {
-  const out = new Map<string, { kind: string; target: string }>();
-  const flat = views.view(text).links;
-  for (let k = 0; k + 1 < flat.length; k += 2)
-    out.set(`${flat[k]!}:${flat[k + 1]!}`, { kind: flat[k]!, target: flat[k + 1]! });
+export type Pair = { kind: string; target: string };
+
+/**
+ * The (kind, target) pairs of `flat` from pair `from` to pair `to` (offsets into the flat list) that `other` does not
+ * hold, each once, in the order they first appear. A few pairs are looked for by a scan of `other`; more, through a
+ * set of its keys, made once (`keys`).
+ */
+function pairsNotIn(
+  flat: readonly string[],
+  from: number,
+  to: number,
+  other: readonly string[],
+  keys: () => Set<string>,
+): Pair[] {
+  const out: Pair[] = [];
+  const seen = new Set<string>();
+  const few = to - from <= 2 * FEW_PAIRS;
+  for (let k = from; k + 1 < to; k += 2) {
+    const kind = flat[k]!,
+      target = flat[k + 1]!;
+    const key = `${kind}:${target}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let held = false;
+    if (few) {
+      for (let j = 0; j + 1 < other.length; j += 2)
+        if (other[j + 1] === target && other[j] === kind) {
+          held = true;
+          break;
+        }
+    } else held = keys().has(key);
+    if (!held) out.push({ kind, target });
+  }
   return out;
+}
+/** Up to this many pairs in the part that differs are looked for by scanning (a write changes a line or two). */
+const FEW_PAIRS = 16;
+
+const keysOf = (flat: readonly string[]): (() => Set<string>) => {
+  let keys: Set<string> | undefined;
+  return () => {
+    if (!keys) {
+      keys = new Set<string>();
+      for (let k = 0; k + 1 < flat.length; k += 2) keys.add(`${flat[k]!}:${flat[k + 1]!}`);
+    }
+    return keys;
+  };
+};
+
+/**
+ * How two texts' links differ (flat lists: kind, target, …, in text order): the pairs both lists begin with (`head`,
+ * an offset) and end with (`tail`, a length) are the same links, so what one adds or removes is in the middle of
+ * each. `added`: the pairs of `next` that `old` does not hold, each once, in the order they first appear; `removed`:
+ * whether `old` holds a pair `next` does not.
+ */
+export function linkDiff(
+  old: readonly string[],
+  next: readonly string[],
+): { head: number; tail: number; added: Pair[]; removed: boolean } {
+  const both = Math.min(old.length, next.length) & ~1;
+  let head = 0;
+  while (head < both && old[head] === next[head] && old[head + 1] === next[head + 1]) head += 2;
+  let tail = 0;
+  while (
+    head + tail < both &&
+    old[old.length - 2 - tail] === next[next.length - 2 - tail] &&
+    old[old.length - 1 - tail] === next[next.length - 1 - tail]
+  )
+    tail += 2;
+  return {
+    head,
+    tail,
+    added: pairsNotIn(next, head, next.length - tail, old, keysOf(old)),
+    removed: pairsNotIn(old, head, old.length - tail, next, keysOf(next)).length > 0,
+  };
 }
 
 /** Notes only the removed lines reached, and links the new lines add to nothing. Reads the vault only when the links change. */
@@ -277,13 +345,12 @@ function linkChanges(
   graphOf: () => LinkGraph,
   views: IndexViews,
 ): { unreachable: string[]; broken: string[] } {
-  const old = rawTargets(views, before);
-  const next = rawTargets(views, after);
-  const added = [...next].filter(([k]) => !old.has(k)).map(([, v]) => v);
-  const removed = [...old].some(([k]) => !next.has(k));
+  const old = views.view(before).links;
+  const next = views.view(after).links;
+  const { head, tail, added, removed } = linkDiff(old, next);
   if (!added.length && !removed) return { unreachable: [], broken: [] };
   // The common write adds a line for a note just written: a file that exists needs no vault load.
-  const plainFile = (l: { kind: string; target: string }): boolean => {
+  const plainFile = (l: Pair): boolean => {
     const t = l.kind === 'wikilink' ? `${l.target.split(/[#|]/)[0]!.trim()}.md` : l.target.split('#')[0]!;
     if (!t || /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith('/')) return !/\.md$/i.test(t) && l.kind !== 'wikilink';
     try {
@@ -294,27 +361,27 @@ function linkChanges(
   };
   if (!removed && added.every(plainFile)) return { unreachable: [], broken: [] };
   const graph = graphOf();
-  const resolve = (l: { kind: string; target: string }): string | null | 'outside' =>
-    graph.resolve(config.index.file, l.kind, l.target);
+  const resolve = (kind: string, target: string): string | null | 'outside' =>
+    graph.resolve(config.index.file, kind, target);
   const broken = added
     .filter((l) => /\.md(#.*)?$/i.test(l.target) || l.kind === 'wikilink')
-    .filter((l) => resolve(l) === null)
+    .filter((l) => resolve(l.kind, l.target) === null)
     .map((l) => l.target);
   if (!removed) return { unreachable: [], broken };
   // Reachability before and after the write: the index's links with the catalog's and secondary
-  // indexes', then the same walk `check` does (reachability() in rules/reachability.ts).
-  const others = graph.otherRootTargets();
-  const startOf = (links: Map<string, { kind: string; target: string }>): Set<string> => {
-    const s = new Set(others);
-    for (const l of links.values()) {
-      const r = resolve(l);
-      if (r && r !== 'outside') s.add(r);
+  // indexes', then the same walk `check` does (reachability() in rules/reachability.ts). The links both
+  // texts share are resolved once.
+  const landings = (flat: readonly string[], from: number, to: number, into: Set<string>): Set<string> => {
+    for (let k = from; k + 1 < to; k += 2) {
+      const r = resolve(flat[k]!, flat[k + 1]!);
+      if (r && r !== 'outside') into.add(r);
     }
-    return s;
+    return into;
   };
-  const now = graph.reach(startOf(next));
-  const unreachable = [...graph.reach(startOf(old))].filter((p) => graph.isNote(p) && !now.has(p)).sort();
-  return { unreachable, broken };
+  const shared = landings(old, old.length - tail, old.length, landings(old, 0, head, graph.otherRootTargets()));
+  const startOld = landings(old, head, old.length - tail, new Set(shared));
+  const startNew = landings(next, head, next.length - tail, shared);
+  return { unreachable: graph.lostNotes(startOld, startNew), broken };
 }
 
 /** A note written at `path`: when it is new and no index line links it, say so; when its line would not fit, ask. */

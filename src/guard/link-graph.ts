@@ -21,6 +21,12 @@ export interface LinkGraph {
   otherRootTargets(): Set<string>;
   /** What `reachability()` calls linked: the starts, then every path a reached note links (mentions left out). */
   reach(start: Iterable<string>): Set<string>;
+  /**
+   * The notes reached from `before` and not from `after` (sorted): `reach(before)` minus `reach(after)`, walked
+   * once from `after`, then from the starts of `before` it does not reach, never into what it reached (a path
+   * through a node `after` reaches ends in what `after` reaches).
+   */
+  lostNotes(before: Iterable<string>, after: Iterable<string>): string[];
   isNote(path: string): boolean;
   /** The notes, in discovery order (graph-cache.ts stores the graph by them). */
   notes(): readonly string[];
@@ -144,6 +150,26 @@ export function linkGraph(root: string, config: Config, found: Discovery, sigs: 
           }
       }
       return seen;
+    },
+    lostNotes(before, after) {
+      const kept = this.reach(after);
+      const lost = new Set<string>();
+      const queue: string[] = [];
+      for (const p of before)
+        if (!kept.has(p) && !lost.has(p)) {
+          lost.add(p);
+          queue.push(p);
+        }
+      while (queue.length) {
+        const p = queue.pop()!;
+        if (!linksOf.has(p)) continue;
+        for (const t of out(p))
+          if (!kept.has(t) && !lost.has(t)) {
+            lost.add(t);
+            queue.push(t);
+          }
+      }
+      return [...lost].filter((p) => linksOf.has(p)).sort();
     },
     isNote: (p) => linksOf.has(p),
     notes: () => notes.map((n) => n.path),
