@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordSets, literalsOf } from '../src/util/keywords.js';
+import { KeywordSets, literalAlternatives, literalsOf } from '../src/util/keywords.js';
 import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
+import { hintsIn, PHRASE_HINT, TEMP_HINT } from '../src/rules/memory/session-residue.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
 
@@ -86,5 +87,65 @@ describe('KeywordSets.present', () => {
       });
     }
     expect(hits).toBeGreaterThan(3);
+  });
+});
+
+describe("memory/session-residue's hints", () => {
+  it('are found by the automaton as their regexes (i flag) find them, on hand-picked and corpus texts', () => {
+    const texts = [
+      'nothing here',
+      'In This Session we ran /TMP/x',
+      'SESSION', // upper case: the i flag folds it
+      'ſession', // long s: the i flag without u does not fold it to s
+      'C:\\Temp\\log and %TEMP%',
+      '/var/folders/ab and TMPDIR',
+      'pid 42, working tree dirty, Committed, Running, Debugging, Investigating, Troubleshooting, conversation',
+      'this chat',
+      'this  chat', // two spaces: not the literal
+    ];
+    if (hasCorpus)
+      for (const kind of ['claude', 'hermes'] as const)
+        for (const dir of corpusVaults(kind))
+          for (const f of markdownFilesUnder(dir)) texts.push(readFileSync(f, 'utf8'));
+    const hits = [0, 0];
+    for (const text of texts) {
+      const found = hintsIn(text);
+      expect(found & 1, `TEMP_HINT in ${JSON.stringify(text.slice(0, 60))}`).toBe(TEMP_HINT.test(text) ? 1 : 0);
+      expect((found >> 1) & 1, `PHRASE_HINT in ${JSON.stringify(text.slice(0, 60))}`).toBe(
+        PHRASE_HINT.test(text) ? 1 : 0,
+      );
+      hits[0]! += found & 1;
+      hits[1]! += (found >> 1) & 1;
+    }
+    expect(hits[0]).toBeGreaterThan(2);
+    expect(hits[1]).toBeGreaterThan(3);
+  });
+});
+
+describe('literalAlternatives', () => {
+  it('splits the literal alternatives from the others', () => {
+    expect(literalAlternatives(String.raw`a|b\b|c(?:d|e)|f+|\.g`)).toEqual({
+      literals: ['a', 'cd', 'ce', '.g'],
+      rest: String.raw`b\b|f+`,
+    });
+    expect(literalAlternatives('a|b')).toEqual({ literals: ['a', 'b'], rest: null });
+    expect(literalAlternatives(String.raw`^x|y$`)).toEqual({ literals: [], rest: String.raw`^x|y$` });
+    expect(literalAlternatives('(a|b')).toBeNull();
+  });
+
+  it('matches a text exactly when the source does (the persistence trigger, random texts and corpus notes)', () => {
+    const source = String.raw`\.ssh|authorized_keys|claude\.md|rc\b|profile|cron|@reboot|\* \*|x{2}`;
+    const parts = literalAlternatives(source)!;
+    expect(parts.rest).toBe(String.raw`rc\b|x{2}`);
+    const whole = new RegExp(source);
+    const rest = new RegExp(parts.rest!);
+    const texts = ['nothing', 'src/x', 'rc', 'rcs', 'a .ssh b', 'xx', '* *', 'CRON', 'the bashrc file'];
+    if (hasCorpus)
+      for (const dir of corpusVaults('claude'))
+        for (const f of markdownFilesUnder(dir)) texts.push(readFileSync(f, 'utf8').toLowerCase());
+    for (const t of texts)
+      expect(parts.literals.some((l) => t.includes(l)) || rest.test(t), JSON.stringify(t.slice(0, 60))).toBe(
+        whole.test(t),
+      );
   });
 });
