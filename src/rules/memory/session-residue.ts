@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { defineRule } from '../types.js';
 import { lazySchema } from '../../util/lazy-zod.js';
 import { unitsOf, type Unit } from './units.js';
-import { KeywordSets, literalsOf } from '../../util/keywords.js';
 
 const optionsSchema = lazySchema((z) =>
   z
@@ -31,17 +30,10 @@ const TEMP_PATH =
   /(?:^|[\s`'"(=:>])((?:\/private)?\/(?:var\/)?tmp\/[^\s`'")\]]+|\/var\/folders\/[^\s`'")\]]+|\$\{?TMPDIR\}?[^\s`'")\]]*|%TEMP%[^\s`'")\]]*|\\AppData\\Local\\Temp\\[^\s`'")\]]*)/g;
 /** A session id (a UUID) right after a `/` or `\`: `…/projects/x/0b1c…-….jsonl`. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-z])/i;
-/** What TEMP_PATH and PHRASE need to match at all: most notes stop here. */
-export const TEMP_HINT = /\/tmp\/|tmpdir|%temp%|\\temp\\|\/var\/folders\//i;
-export const PHRASE_HINT =
+/** What TEMP_PATH and PHRASE need to match at all, as one cheap test each (2-3× faster than lower-casing and substring tests): most notes stop here. */
+const TEMP_HINT = /\/tmp\/|tmpdir|%temp%|\\temp\\|\/var\/folders\//i;
+const PHRASE_HINT =
   /session|conversation|this chat|debugging|investigating|troubleshooting|running|pid |committed|working tree/i;
-/**
- * Both hints' literals in one pass over the text, in either case (the hints' i flag without u folds ASCII
- * letters only, as the automaton does): bit 0 TEMP_HINT, bit 1 PHRASE_HINT. A regex of a dozen literals with
- * the i flag scans at a fraction of the automaton's speed (session 12: 0.37 s of a one-thread hard 10k check).
- */
-const HINTS = new KeywordSets([literalsOf(TEMP_HINT.source)!, literalsOf(PHRASE_HINT.source)!], true);
-export const hintsIn = (text: string): number => HINTS.present(text);
 const PHRASE =
   /\b(?:(?:currently|still|now) (?:debugging|investigating|troubleshooting)|(?:in |during |from |of |for )?this (?:session|conversation|chat)\b|(?:earlier|later) (?:in )?(?:this|the) (?:session|conversation)|(?:server|process|daemon) (?:is )?(?:still )?running (?:in the background|on :?\d+)|\bPID \d{2,}\b|(?:not yet|no(?:thing)?|un)committed (?:yet )?(?:this|in this) session|working tree (?:is )?dirty)/gi;
 /** A note that records what went wrong (to keep a rule) may name the session it happened in. */
@@ -54,8 +46,7 @@ export function residueIn(u: Unit): Residue[] {
   // A temporary path inside a code block is part of a command kept on purpose (`nohup … > /tmp/x.log`).
   const blocks = u.codeRanges.filter(([s, e]) => u.file.text.slice(s, e).includes('\n'));
   const inBlock = (offset: number): boolean => blocks.some(([s, e]) => s <= offset && offset < e);
-  const hints = hintsIn(text);
-  if (hints & 1)
+  if (TEMP_HINT.test(text))
     for (const m of text.matchAll(TEMP_PATH))
       if (!inBlock(u.start + m.index))
         out.push({
@@ -73,7 +64,7 @@ export function residueIn(u: Unit): Residue[] {
     const start = Math.max(text.lastIndexOf(' ', i), text.lastIndexOf('`', i), text.lastIndexOf('\n', i)) + 1;
     out.push({ offset: u.start + start, text: text.slice(start, i + m[0].length), kind: 'session-path' });
   }
-  if (hints & 2)
+  if (PHRASE_HINT.test(text))
     for (const m of text.matchAll(PHRASE)) out.push({ offset: u.start + m.index, text: m[0].trim(), kind: 'phrase' });
   return out.sort((a, b) => a.offset - b.offset);
 }
