@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkVault } from '../src/check.js';
 import { snapshot, startCounting, stopCounting } from '../src/util/counters.js';
-import { buildLookup, resolveLink } from '../src/vault/resolve.js';
+import { buildLookup, lazyLink, resolveLink, suggestionPending } from '../src/vault/resolve.js';
 import { tempDir } from './helpers/run.js';
 
 function vault(): string {
@@ -53,5 +53,42 @@ describe('did-you-mean on demand', () => {
     const warm = await run(dir, true);
     expect(warm.rows).toBe(0);
     expect(warm.suggestion).toBe('feedback_deploy-staging.md');
+  });
+});
+
+describe('lazyLink', () => {
+  const fields = (target: string) =>
+    ({
+      kind: 'wikilink',
+      target,
+      offset: 3,
+      length: 9,
+      line: 1,
+      column: 4,
+      resolved: null,
+      resolution: 'missing',
+    }) as const;
+
+  it('reads as a plain link (keys, JSON, spread) and asks once', () => {
+    let asked = 0;
+    const link = lazyLink(fields('a'), () => (asked++, 'b'));
+    expect(suggestionPending(link)).toBe(true);
+    expect(Object.isFrozen(link)).toBe(true);
+    expect(Object.keys(link)).toEqual([...Object.keys(fields('a')), 'suggestion']);
+    expect(JSON.stringify(link)).toBe(JSON.stringify({ ...fields('a'), suggestion: 'b' }));
+    expect({ ...link }).toEqual({ ...fields('a'), suggestion: 'b' });
+    expect(link.suggestion).toBe('b');
+    expect(asked).toBe(1);
+    expect(suggestionPending(link)).toBe(false);
+    expect(suggestionPending({ ...link })).toBe(false);
+  });
+
+  it('gives every lazy link the same getter (one shape for V8, not a dictionary object per link)', () => {
+    const getter = (l: object) => Object.getOwnPropertyDescriptor(l, 'suggestion')?.get;
+    const a = lazyLink(fields('a'), () => null);
+    const b = lazyLink(fields('b'), () => 'x');
+    expect(getter(a)).toBeTypeOf('function');
+    expect(getter(a)).toBe(getter(b));
+    expect([a.suggestion, b.suggestion]).toEqual([null, 'x']);
   });
 });

@@ -54,32 +54,53 @@ export function buildLookup(
   return { markdown: new Set(markdown), other: new Set(other), byStem, byName, byFolded };
 }
 
-/** Links whose did-you-mean has not been asked for yet (see `lazyLink`). */
-const pending = new WeakSet<Link>();
+/** Where a lazy link keeps its did-you-mean: the answer once asked for, else the function that gives it. */
+const LAZY = Symbol('suggestion');
+interface LazyState {
+  value: string | null | undefined;
+  suggest: (() => string | null) | null;
+}
+type LazyLink = Link & { readonly [LAZY]: LazyState };
+
+/** The one getter of every lazy link's `suggestion` (one function: every lazy link has the same shape). */
+function lazySuggestion(this: LazyLink): string | null {
+  const state = this[LAZY];
+  if (state.value === undefined) {
+    state.value = state.suggest!();
+    state.suggest = null;
+  }
+  return state.value;
+}
 
 /** Whether reading `link.suggestion` would run did-you-mean now (it has not been read yet). */
-export const suggestionPending = (link: Link): boolean => pending.has(link);
+export function suggestionPending(link: Link): boolean {
+  const state = (link as Partial<LazyLink>)[LAZY];
+  return state !== undefined && state.value === undefined;
+}
 
 /**
  * A frozen link whose `suggestion` is computed by `suggest` on first read, then kept: did-you-mean is
  * an index search per distinct target, and many missing links are never shown with one (a backticked
  * `x.md` mention in a note is reported by no rule with its suggestion). The property is an own,
- * enumerable getter, so spreading and JSON see the same value as a plain field.
+ * enumerable getter, so spreading and JSON see the same value as a plain field. The getter is one
+ * function for all and the state a hidden (symbol, not enumerable) field: V8 then gives every lazy link
+ * one shape, where a getter closure per link (an object literal with `get`) made each a dictionary-mode
+ * object and every loop over links (reachability, the link rules) megamorphic.
  */
 export function lazyLink(fields: Omit<Link, 'suggestion'>, suggest: () => string | null): Link {
-  let value: string | null | undefined;
-  const link: Link = Object.freeze({
-    ...fields,
-    get suggestion(): string | null {
-      if (value === undefined) {
-        value = suggest();
-        pending.delete(link);
-      }
-      return value;
-    },
-  });
-  pending.add(link);
-  return link;
+  const link = {
+    kind: fields.kind,
+    target: fields.target,
+    offset: fields.offset,
+    length: fields.length,
+    line: fields.line,
+    column: fields.column,
+    resolved: fields.resolved,
+    resolution: fields.resolution,
+  };
+  Object.defineProperty(link, 'suggestion', { get: lazySuggestion, enumerable: true });
+  Object.defineProperty(link, LAZY, { value: { value: undefined, suggest } satisfies LazyState });
+  return Object.freeze(link) as Link;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;

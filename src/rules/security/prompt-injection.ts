@@ -30,6 +30,9 @@ export const PATTERNS: Pattern[] = [
   {
     name: 'role hijack',
     pre: /you are|you're|from now on|pretend|act as|behave as|roleplay|developer mode|respond|answer|reply|have been|name yourself|your new|system|assistant/,
+    // Per alternative, a word its every match holds: `you` (you are … now, from now on you, act as if … you,
+    // you have been, yourself, your new), pretend, the persona words, developer, without, system or assistant.
+    needs: /you|pretend|unrestricted|jailbroken|unfiltered|uncensored|evil|dan|developer|without|system|assistant/,
     re: new RegExp(
       String.raw`\byou\s+are\s+${W(3)}now\s+(?:a|an|the|my|no\s+longer)\s+(?!(?:ready|done|able|set|on|in|at|logged|connected|finished)\b)|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|act\s+as)\s+(?:a|an|the)\b|\bpretend\s+${W(4)}(?:you\s+are|to\s+be|you're)\s+|\bact\s+as\s+(?:if|though)\s+${W(4)}you\s+${W(3)}(?:have\s+no|don't\s+have|do\s+not\s+have|are\s+not\s+bound|are\s+free)|\b(?:act|behave|roleplay)\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|uncensored|evil|dan)\b|\bdeveloper\s+mode\s+(?:enabled|on|activated)\b|\b(?:respond|answer|reply)\s+without\s+${W(3)}(?:restrictions|limitations|filters|safety|censorship)|\byou\s+have\s+been\s+${W(3)}(?:updated|upgraded|patched|reprogrammed)\s+to\b|\bname\s+yourself\s+\w+|\byour\s+new\s+(?:identity|name|persona|role)\s+is\b|^(?:system|assistant)\s*:\s+(?:you\s+(?:are|must|will)|ignore|from\s+now\s+on|your\s+new|the\s+user\s+(?:is|wants)|always|never|do\s+not)\b`,
       'm',
