@@ -65,6 +65,32 @@ const VOCAB =
   'use vitest jest for all unit tests the deploy script runs pnpm never push main branch always review code'.split(' ');
 
 describe('frames (FrameSet)', () => {
+  it('are the reference frames in notes of hundreds of frames, and byHash orders them by hash, then number', () => {
+    const r = seeded(23);
+    const words = [...VOCAB, ...Array.from({ length: 60 }, (_, i) => `term${i.toString(36)}x`)];
+    for (let k = 0; k < 40; k++) {
+      const texts = Array.from({ length: 10 + Math.floor(r() * 60) }, () =>
+        Array.from({ length: 4 + Math.floor(r() * 11) }, () => words[Math.floor(r() * words.length)]!).join(' '),
+      );
+      // Some sentences again, some with one word changed: the same frame met again takes the later filler.
+      for (let i = Math.floor(r() * 20); i > 0; i--) {
+        const again = texts[Math.floor(r() * texts.length)]!.split(' ');
+        if (r() < 0.5) again[Math.floor(r() * again.length)] = words[Math.floor(r() * words.length)]!;
+        texts.push(again.join(' '));
+      }
+      const x = noteClaims(claimSentences(texts)).frames;
+      const entries = Array.from(x.hash, (_, f) => [
+        frameKey(x, f),
+        x.clauses[x.clause[f]!]![x.pos[f]!]!,
+        x.at[x.clause[f]!]!,
+      ]);
+      expect(entries).toEqual([...referenceFrames(texts)].map(([key, v]) => [key, v.filler, v.at]));
+      const order = Array.from(x.hash.keys()).sort((p, q) => x.hash[p]! - x.hash[q]! || p - q);
+      expect([...x.byHash]).toEqual(order);
+      if (k === 0) expect(x.hash.length).toBeGreaterThan(100);
+    }
+  });
+
   it('are the frames the text-keyed Map held, in its order, with its fillers, and are found where it found them', () => {
     const r = seeded(11);
     // Sentences from a small pool, some with one word changed: notes share frames and disagree on fillers.

@@ -725,7 +725,15 @@ class FrameBuilder {
   private readonly clause: number[] = [];
   private readonly pos: number[] = [];
   private readonly local: number[] = [];
-  private readonly seen = new Map<number, number | number[]>();
+  /**
+   * The frames by hash, as an open-addressing table of the 52-bit hashes (a Map of them boxed every key): per
+   * distinct hash its first and last frame, and per frame the next one with its hash, in the order made.
+   */
+  private keys = new Float64Array(64);
+  private first = new Int32Array(64).fill(-1);
+  private last = new Int32Array(64);
+  private distinct = 0;
+  private readonly next: number[] = [];
 
   /**
    * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its filler.
@@ -754,14 +762,36 @@ class FrameBuilder {
     }
   }
 
+  /** The table slot of hash h: its own, or the empty one where it would go. */
+  private slot(h: number): number {
+    const mask = this.keys.length - 1;
+    let i = (h >>> 0) & mask;
+    while (this.first[i] !== -1 && this.keys[i] !== h) i = (i + 1) & mask;
+    return i;
+  }
+
+  private grow(): void {
+    const { keys, first, last } = this;
+    this.keys = new Float64Array(keys.length * 2);
+    this.first = new Int32Array(keys.length * 2).fill(-1);
+    this.last = new Int32Array(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      if (first[i] === -1) continue;
+      const j = this.slot(keys[i]!);
+      this.keys[j] = keys[i]!;
+      this.first[j] = first[i]!;
+      this.last[j] = last[i]!;
+    }
+  }
+
   private set(th: readonly number[], c: number, k: number, local: boolean): void {
     count('claims.frames');
     const h = frameHash(th, k, local);
-    const hit = this.seen.get(h);
+    let at = this.slot(h);
     // The probe (this frame as a one-frame set) only when the hash was seen: most frames are new.
-    if (hit !== undefined) {
+    if (this.first[at] !== -1) {
       const probe = { clauses: this.clauses, clause: [c], pos: [k], local: [local ? 1 : 0] };
-      for (const f of typeof hit === 'number' ? [hit] : hit)
+      for (let f = this.first[at]!; f !== -1; f = this.next[f]!)
         if (sameFrame(this as unknown as FrameSet, f, probe as unknown as FrameSet, 0)) {
           // The same frame again: the later clause gives it its filler (a Map set keeps the first place).
           this.clause[f] = c;
@@ -772,14 +802,33 @@ class FrameBuilder {
     this.clause.push(c);
     this.pos.push(k);
     this.local.push(local ? 1 : 0);
-    if (hit === undefined) this.seen.set(h, f);
-    else if (typeof hit === 'number') this.seen.set(h, [hit, f]);
-    else hit.push(f);
+    this.next.push(-1);
+    if (this.first[at] !== -1) {
+      this.next[this.last[at]!] = f;
+      this.last[at] = f;
+      return;
+    }
+    if (2 * (this.distinct + 1) > this.keys.length) {
+      this.grow();
+      at = this.slot(h);
+    }
+    this.distinct++;
+    this.keys[at] = h;
+    this.first[at] = f;
+    this.last[at] = f;
   }
 
   done(): FrameSet {
     const hash = Float64Array.from(this.hash);
-    const byHash = Int32Array.from(this.hash.keys()).sort((x, y) => hash[x]! - hash[y]! || x - y);
+    // Frame numbers by hash, then by number: the distinct hashes sorted natively, each one's frames in the order
+    // made (the table keeps them so).
+    const sorted = new Float64Array(this.distinct);
+    let u = 0;
+    for (let i = 0; i < this.keys.length; i++) if (this.first[i] !== -1) sorted[u++] = this.keys[i]!;
+    sorted.sort();
+    const byHash = new Int32Array(hash.length);
+    let w = 0;
+    for (const h of sorted) for (let f = this.first[this.slot(h)]!; f !== -1; f = this.next[f]!) byHash[w++] = f;
     return {
       clauses: this.clauses,
       at: Int32Array.from(this.at),
