@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordSets, literalAlternatives, literalsOf } from '../src/util/keywords.js';
+import { KeywordSets, literalsOf } from '../src/util/keywords.js';
 import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
@@ -86,33 +86,5 @@ describe('KeywordSets.present', () => {
       });
     }
     expect(hits).toBeGreaterThan(3);
-  });
-});
-
-describe('literalAlternatives', () => {
-  it('splits the literal alternatives from the others', () => {
-    expect(literalAlternatives(String.raw`a|b\b|c(?:d|e)|f+|\.g`)).toEqual({
-      literals: ['a', 'cd', 'ce', '.g'],
-      rest: String.raw`b\b|f+`,
-    });
-    expect(literalAlternatives('a|b')).toEqual({ literals: ['a', 'b'], rest: null });
-    expect(literalAlternatives(String.raw`^x|y$`)).toEqual({ literals: [], rest: String.raw`^x|y$` });
-    expect(literalAlternatives('(a|b')).toBeNull();
-  });
-
-  it('matches a text exactly when the source does (the persistence trigger, random texts and corpus notes)', () => {
-    const source = String.raw`\.ssh|authorized_keys|claude\.md|rc\b|profile|cron|@reboot|\* \*|x{2}`;
-    const parts = literalAlternatives(source)!;
-    expect(parts.rest).toBe(String.raw`rc\b|x{2}`);
-    const whole = new RegExp(source);
-    const rest = new RegExp(parts.rest!);
-    const texts = ['nothing', 'src/x', 'rc', 'rcs', 'a .ssh b', 'xx', '* *', 'CRON', 'the bashrc file'];
-    if (hasCorpus)
-      for (const dir of corpusVaults('claude'))
-        for (const f of markdownFilesUnder(dir)) texts.push(readFileSync(f, 'utf8').toLowerCase());
-    for (const t of texts)
-      expect(parts.literals.some((l) => t.includes(l)) || rest.test(t), JSON.stringify(t.slice(0, 60))).toBe(
-        whole.test(t),
-      );
   });
 });

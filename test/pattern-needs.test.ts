@@ -33,7 +33,6 @@ describe('runnable with needs', () => {
 });
 
 describe('runnable with a trigger', () => {
-  // The trigger's literal alternatives are found in the keyword pass, the others (`d\b`) by a regex.
   const set: PatternSet = { trigger: /abc|\.ef|d\b/, patterns: [{ name: 'p', pre: /zz/, re: /zz/ }] };
   it('runs nothing without the trigger, and the patterns whose keywords are there with it', () => {
     expect(names(set, 'zz')).toEqual([]);

@@ -152,27 +152,6 @@ export function literalsOf(source: string, limit = 256): string[] | null {
   return out;
 }
 
-/**
- * A regex source split into the literals of its top-level alternatives that are only literals and the
- * source of the other alternatives (null: none): the source matches a text exactly when one of the
- * literals occurs in it or the rest matches. Null for an unbalanced source or more than `limit` literals.
- */
-export function literalAlternatives(
-  source: string,
-  limit = 256,
-): { readonly literals: string[]; readonly rest: string | null } | null {
-  const literals: string[] = [];
-  const rest: string[] = [];
-  for (const alt of splitTop(source)) {
-    if (alt === null) return null;
-    const lits = alt === '' ? null : literalsOf(alt, limit);
-    if (lits) literals.push(...lits);
-    else rest.push(alt);
-    if (literals.length > limit) return null;
-  }
-  return { literals, rest: rest.length ? rest.join('|') : null };
-}
-
 /** Characters that make a source more than literals when unescaped. */
 const SPECIAL = '.^$*+?{}()|';
 /** Where a run of plain characters stops: anything special, an escape, a class. */

@@ -7,7 +7,7 @@ import type { VaultFile } from '../../vault/model.js';
 import type { Report } from '../types.js';
 import { isReadable } from '../reachability.js';
 import { normalizeForMatching, rawOffset } from './normalize.js';
-import { KeywordSets, literalAlternatives, literalsOf } from '../../util/keywords.js';
+import { KeywordSets, literalsOf } from '../../util/keywords.js';
 
 export interface Pattern {
   readonly name: string;
@@ -56,11 +56,6 @@ interface Compiled {
   readonly patterns: readonly { pattern: Pattern; re: RegExp; bit: number; needsBit: number }[];
   /** The literal keywords of every pattern whose `pre` is only literals, one set (bit) per pattern. */
   readonly keywords: KeywordSets | null;
-  /**
-   * The set's trigger as the keyword set of its literal alternatives (`bit`, -1: none) and a regex of the
-   * others (`rest`); null: the trigger is tested as it is (or there is none).
-   */
-  readonly trigger: { readonly bit: number; readonly rest: RegExp | null } | null;
 }
 
 const compiledSets = new WeakMap<PatternSet, Compiled>();
@@ -83,16 +78,7 @@ function compiled(set: PatternSet): Compiled {
       );
       return { pattern, re, bit: bitOf(pattern.pre), needsBit: bitOf(pattern.needs) };
     });
-    let trigger: Compiled['trigger'] = null;
-    const parts =
-      set.trigger && !/[iuvsy]/.test(set.trigger.flags) && sets.length < 31
-        ? literalAlternatives(set.trigger.source)
-        : null;
-    if (parts && parts.literals.length > 0) {
-      sets.push(parts.literals);
-      trigger = { bit: sets.length - 1, rest: parts.rest === null ? null : new RegExp(parts.rest, set.trigger!.flags) };
-    }
-    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null, trigger };
+    c = { patterns, keywords: sets.length ? new KeywordSets(sets) : null };
     compiledSets.set(set, c);
   }
   return c;
@@ -103,11 +89,9 @@ function compiled(set: PatternSet): Compiled {
  * the rest those whose keywords (`pre`, `needs`) the text has (one pass over it for every literal keyword).
  */
 export function runnable(set: PatternSet, text: string): readonly { readonly pattern: Pattern; readonly re: RegExp }[] {
+  if (set.trigger && !set.trigger.test(text)) return [];
   const c = compiled(set);
-  if (set.trigger && !c.trigger && !set.trigger.test(text)) return [];
   const present = c.keywords ? c.keywords.present(text) : 0;
-  // The trigger's literals were looked for in the same pass; its other alternatives only when none is there.
-  if (c.trigger && (present & (1 << c.trigger.bit)) === 0 && !c.trigger.rest?.test(text)) return [];
   const has = (pre: RegExp | undefined, bit: number): boolean =>
     !pre || (bit >= 0 ? (present & (1 << bit)) !== 0 : pre.test(text));
   // The keywords found in the pass first: a keyword tested as a regex is tested only when they are there.
