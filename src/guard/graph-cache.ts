@@ -144,6 +144,36 @@ function storedGraph(s: Stored, found: Discovery, roleOf: (path: string) => stri
   };
   let roots: LinkGraph['roots'] | undefined;
   const rootsNow = (): LinkGraph['roots'] => (roots ??= readRoots(found, roleOf));
+  /**
+   * The nodes reached from `start` and not marked yet, marked `m` (starts first, in order): a start is followed when
+   * it is a note; `unknown` is told of a start the graph does not hold.
+   */
+  const walk = (start: Iterable<string>, mark: Uint8Array, m: number, unknown?: (path: string) => void): number[] => {
+    const queue: number[] = [];
+    const got: number[] = [];
+    for (const p of start) {
+      const i = idOf(p);
+      if (i === undefined) {
+        unknown?.(p);
+        continue;
+      }
+      if (mark[i]) continue;
+      mark[i] = m;
+      got.push(i);
+      if (i < n) queue.push(i);
+    }
+    while (queue.length) {
+      const i = queue.pop()!;
+      for (let e = s.offsets[i]!; e < s.offsets[i + 1]!; e++) {
+        const t = s.edges[e]!;
+        if (mark[t]) continue;
+        mark[t] = m;
+        got.push(t);
+        if (t < n) queue.push(t);
+      }
+    }
+    return got;
+  };
   return {
     resolve,
     otherRootTargets: () => {
@@ -158,56 +188,16 @@ function storedGraph(s: Stored, found: Discovery, roleOf: (path: string) => stri
     reach: (start) => {
       const seen = new Set<string>();
       const mark = new Uint8Array(s.nodes.length);
-      const queue: number[] = [];
-      for (const p of start) {
-        if (seen.has(p)) continue;
-        seen.add(p);
-        const i = idOf(p);
-        if (i !== undefined) {
-          mark[i] = 1;
-          if (i < n) queue.push(i);
-        }
-      }
-      while (queue.length) {
-        const i = queue.pop()!;
-        for (let e = s.offsets[i]!; e < s.offsets[i + 1]!; e++) {
-          const t = s.edges[e]!;
-          if (mark[t]) continue;
-          mark[t] = 1;
-          seen.add(s.nodes[t]!);
-          if (t < n) queue.push(t);
-        }
-      }
+      // A start the graph does not hold is reached, and leads nowhere.
+      for (const i of walk(start, mark, 1, (p) => seen.add(p))) seen.add(s.nodes[i]!);
       return seen;
     },
     lostNotes: (before, after) => {
       // Marks by node: 1 reached from `after`, 2 reached only from `before`. Starts the graph does not hold are
       // no note: they cannot be lost notes and lead nowhere.
       const mark = new Uint8Array(s.nodes.length);
-      const walk = (start: Iterable<string>, m: 1 | 2): number[] => {
-        const queue: number[] = [];
-        const got: number[] = [];
-        for (const p of start) {
-          const i = idOf(p);
-          if (i === undefined || mark[i]) continue;
-          mark[i] = m;
-          got.push(i);
-          if (i < n) queue.push(i);
-        }
-        while (queue.length) {
-          const i = queue.pop()!;
-          for (let e = s.offsets[i]!; e < s.offsets[i + 1]!; e++) {
-            const t = s.edges[e]!;
-            if (mark[t]) continue;
-            mark[t] = m;
-            got.push(t);
-            if (t < n) queue.push(t);
-          }
-        }
-        return got;
-      };
-      walk(after, 1);
-      return walk(before, 2)
+      walk(after, mark, 1);
+      return walk(before, mark, 2)
         .filter((i) => i < n)
         .map((i) => s.nodes[i]!)
         .sort();
