@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { discover, type FolderListing } from '../src/vault/discover.js';
-import { FOLDERS_FILE, readFolderListings, writeFolderListings } from '../src/guard/folders.js';
+import {
+  cachedDiscovery,
+  DISCOVERY_FILE,
+  FOLDERS_FILE,
+  readDiscovery,
+  readFolderListings,
+  writeFolderListings,
+} from '../src/guard/folders.js';
 import { guardDraft } from '../src/guard/guard.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { tempDir } from './helpers/run.js';
@@ -112,6 +119,68 @@ describe('discovery with folder listings', () => {
       { numRuns: RUNS },
     );
   }, 600_000);
+
+  it(`guard's stored discovery gives what a fresh walk finds (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
+        const base = tempDir();
+        const root = join(base, 'vault');
+        const outside = join(base, 'outside.md');
+        writeFileSync(outside, 'secret\n');
+        mkdirSync(join(root, 'a', 'b'), { recursive: true });
+        writeFileSync(join(root, 'note-0.md'), 'first\n');
+        for (const o of ops) {
+          apply(root, outside, o);
+          // Twice: the first call may store the walk, the second may answer from what it stored.
+          expect(cachedDiscovery(root, true, MARGIN)).toEqual(discover(root));
+          expect(cachedDiscovery(root, true, MARGIN)).toEqual(discover(root));
+        }
+        rmSync(base, { recursive: true, force: true });
+      }),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+
+  it('answers from the stored discovery only while no folder it read has changed', () => {
+    const root = join(tempDir(), 'vault');
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    for (const f of ['x.md', 'a/y.md', 'a/b/z.md', 'a/b/w.txt']) writeFileSync(join(root, f), 'n\n');
+    // The first call makes .memlint/ (a change to the root folder): the walk it stored is out of date at once.
+    cachedDiscovery(root, true, MARGIN);
+    expect(readDiscovery(root)).toBeUndefined();
+    sleep(MARGIN + 15);
+    cachedDiscovery(root, true, MARGIN);
+    const stored = readDiscovery(root);
+    expect(stored).toEqual(discover(root));
+    expect(stored?.markdown.map((m) => m.path)).toEqual(['a/b/z.md', 'a/y.md', 'x.md']);
+    // An edit in place leaves every folder as it was: still the stored answer (guard compares each note's own stat).
+    writeFileSync(join(root, 'a', 'y.md'), 'edited\n');
+    expect(readDiscovery(root)).toEqual(stored);
+    // A new file in the deepest folder moves its times: no stored answer until a walk stores the new one.
+    writeFileSync(join(root, 'a', 'b', 'new.md'), 'n\n');
+    expect(readDiscovery(root)).toBeUndefined();
+    expect(cachedDiscovery(root, true, MARGIN).markdown.map((m) => m.path)).toContain('a/b/new.md');
+    // Too new to trust: not stored, and the old one no longer matches.
+    expect(readDiscovery(root)).toBeUndefined();
+    sleep(MARGIN + 15);
+    cachedDiscovery(root, true, MARGIN);
+    expect(readDiscovery(root)?.markdown.map((m) => m.path)).toContain('a/b/new.md');
+    // A walk that met a symbolic link is never stored (its target can change while its folder does not).
+    symlinkSync(join(root, 'x.md'), join(root, 'a', 'link.md'));
+    sleep(MARGIN + 15);
+    expect(cachedDiscovery(root, true, MARGIN)).toEqual(discover(root));
+    expect(readDiscovery(root)).toBeUndefined();
+    // Another root string (the vault moved, or reached another way) and a damaged file: not used.
+    rmSync(join(root, 'a', 'link.md'));
+    sleep(MARGIN + 15);
+    cachedDiscovery(root, true, MARGIN);
+    expect(readDiscovery(root)).toBeDefined();
+    expect(readDiscovery(`${root}/`)).toBeUndefined();
+    writeFileSync(join(root, DISCOVERY_FILE), '{not json');
+    expect(readDiscovery(root)).toBeUndefined();
+    expect(cachedDiscovery(root, false, MARGIN)).toEqual(discover(root));
+    expect(readFileSync(join(root, DISCOVERY_FILE), 'utf8')).toBe('{not json');
+  });
 
   it('does not record a folder changed within the margin before the walk (racy clean)', () => {
     const root = join(tempDir(), 'vault');

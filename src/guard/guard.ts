@@ -19,8 +19,8 @@ import { graphSession } from './graph-cache.js';
 import { claimsStore } from './claims-cache.js';
 import { cachedGitHistory } from './git-cache.js';
 import { checkDeadline, GuardTimeout } from './deadline.js';
-import { discover, type FolderListing } from '../vault/discover.js';
-import { readFolderListings, writeFolderListings } from './folders.js';
+import { discover } from '../vault/discover.js';
+import { cachedDiscovery } from './folders.js';
 import { lazyGitChanges, provenance, type GitChange } from '../vault/history.js';
 import { detectKind } from '../vault/roles.js';
 import { parseEntryPath } from '../proposal/refs.js';
@@ -162,10 +162,7 @@ export function guardDraft(root: string, config: Config, draft: string, options:
 function guardOnce(root: string, config: Config, draft: string, options: GuardOptions, rebuild: boolean): GuardResult {
   const cacheMode = !config.guard.cache ? 'off' : (options.cache ?? 'read-write');
   const sigMode = !rebuild ? cacheMode : cacheMode === 'read-write' ? 'rebuild' : 'off';
-  const listings = cacheMode !== 'off' ? readFolderListings(root) : undefined;
-  const record = cacheMode === 'read-write' ? new Map<string, FolderListing>() : undefined;
-  const found = discover(root, { ...(listings ? { listings } : {}), ...(record ? { record } : {}) });
-  if (record) writeFolderListings(root, record, listings);
+  const found = cacheMode === 'off' ? discover(root) : cachedDiscovery(root, cacheMode === 'read-write');
   mark('discovered');
   // A top-level MEMORY.md is read once: for the kind (a Hermes store holds a `§` line) and, when it
   // is the index, for the index checks below (9,000 lines on the hard bench shape).
