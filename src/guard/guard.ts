@@ -172,7 +172,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     texts.set(f.path, t);
     return t;
   };
-  if ((config.kind ?? detectKind(found.markdown, readOnce)) === 'hermes')
+  if ((config.kind ?? detectKind(found.markdown, readOnce, true)) === 'hermes')
     return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
   if (options.targetPath === config.index.file) {

@@ -116,7 +116,7 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
     return p;
   };
   let kindKnown = false;
-  const kind = options.kind ?? config.kind ?? detectKind(found.markdown, (f) => parse(f, 'hermes-store').text);
+  const kind = options.kind ?? config.kind ?? detectKind(found.markdown, (f) => parse(f, 'hermes-store').text, true);
   kindKnown = true;
   const roleOf = roleClassifier(config, kind);
   const parsed: ParsedFile[] = [];
