@@ -172,7 +172,6 @@ export function shingleHashes(toks: readonly string[]): Uint32Array {
  */
 export function textShingleHashes(text: string): Uint32Array {
   let k = 0;
-  const len = text.length;
   const keep = (start: number, end: number, word: string | undefined, h: number): void => {
     if (k === scratch.starts.length) growScratch();
     scratch.starts[k] = start;
@@ -181,6 +180,37 @@ export function textShingleHashes(text: string): Uint32Array {
     scratch.states[k] = h;
     k++;
   };
+  scanTokens(text, keep);
+  if (k === 0) return new Uint32Array(0);
+  if (k === 1) return Uint32Array.of(scratch.states[0]! >>> 0);
+  const out = new Uint32Array(k - 1);
+  for (let i = 0; i + 1 < k; i++) {
+    const afterSpace = Math.imul(scratch.states[i]! ^ 0x20, FNV_PRIME);
+    const word = scratch.words[i + 1];
+    out[i] =
+      (word === undefined
+        ? fnvLower(afterSpace, text, scratch.starts[i + 1]!, scratch.ends[i + 1]!)
+        : fnvState(afterSpace, word)) >>> 0;
+  }
+  scratch.words.fill(undefined, 0, k);
+  out.sort();
+  let w = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[w++] = out[i]!;
+  return out.slice(0, w);
+}
+
+/**
+ * The tokens of `text` that are not stop words, in order, each handed to `keep` with its FNV-1a state (of the
+ * lower-cased token): a token of an ASCII white-space-separated segment as its place, `keep(start, end, undefined,
+ * h)` (the token is text[start, end) lower-cased: no string is made), one of any other segment as its text,
+ * `keep(0, 0, word, h)` from `tokens()` of the segment. The same tokens as `tokens(text)` without its stop words
+ * (the argument above; test/shingles.test.ts, test/rare-terms.test.ts).
+ */
+export function scanTokens(
+  text: string,
+  keep: (start: number, end: number, word: string | undefined, h: number) => void,
+): void {
+  const len = text.length;
   for (let p = 0; p < len;) {
     const c = text.charCodeAt(p);
     if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) {
@@ -198,22 +228,6 @@ export function textShingleHashes(text: string): Uint32Array {
     else for (const t of tokens(text.slice(p, e))) if (!STOPWORDS.has(t)) keep(0, 0, t, fnvState(FNV_OFFSET, t));
     p = e;
   }
-  if (k === 0) return new Uint32Array(0);
-  if (k === 1) return Uint32Array.of(scratch.states[0]! >>> 0);
-  const out = new Uint32Array(k - 1);
-  for (let i = 0; i + 1 < k; i++) {
-    const afterSpace = Math.imul(scratch.states[i]! ^ 0x20, FNV_PRIME);
-    const word = scratch.words[i + 1];
-    out[i] =
-      (word === undefined
-        ? fnvLower(afterSpace, text, scratch.starts[i + 1]!, scratch.ends[i + 1]!)
-        : fnvState(afterSpace, word)) >>> 0;
-  }
-  scratch.words.fill(undefined, 0, k);
-  out.sort();
-  let w = 0;
-  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[w++] = out[i]!;
-  return out.slice(0, w);
 }
 
 /** The tokens of the ASCII text[from, to) that are not stop words, handed to `keep` with their FNV state. */
