@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   forEachAsciiWord,
   claimConflict,
+  identifiers,
   claimSentences,
   isSpace,
   noteClaims,
@@ -66,6 +67,27 @@ describe('forEachAsciiWord', () => {
       forEachAsciiWord(text, (w, s, e) => got.push([w, s, e]));
       expect(got, JSON.stringify(text)).toEqual(reference(text));
     }
+  });
+});
+
+describe('identifiers', () => {
+  it('are the matches of the identifier regex, which runs only where a small letter meets a capital or `_` joins capitals', () => {
+    const IDENT = /(?<![\w$-])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g;
+    const reference = (text: string): [string, number][] => [...text.matchAll(IDENT)].map((m) => [m[0], m.index]);
+    const r = seeded(23);
+    const UNITS = [...'aZq09_-$. \t,`', 'Ab', 'aB', 'A_B', '_X', 'X_', '9_Z', 'aPI', 'FOO_BAR', 'localStorage', 'The'];
+    let found = 0;
+    for (let k = 0; k < 6000; k++) {
+      let text = '';
+      for (let i = Math.floor(r() * 24); i > 0; i--) text += UNITS[Math.floor(r() * UNITS.length)]!;
+      const expected = reference(text);
+      found += expected.length;
+      expect(
+        [...identifiers(text)].map((m) => [m[0], m.index]),
+        JSON.stringify(text),
+      ).toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 });
 

@@ -196,6 +196,15 @@ export interface NoteClaims {
 const CODE = /`([^`\n]{1,120})`/g;
 /** Identifiers in prose: camelCase, SCREAMING_SNAKE (PascalCase is mostly brand names in prose: GitHub, TanStack). */
 const IDENT = /(?<![\w$-])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g;
+/**
+ * Every match of IDENT holds one of these: a small letter then a capital (`[a-z]+[A-Z]`), or a capital or digit, `_`,
+ * then a capital, digit or `_` (`[A-Z][A-Z0-9]*_[A-Z0-9_]+`). Prose sentences open with a capital and hold neither.
+ */
+const MAY_IDENT = /[a-z][A-Z]|[A-Z0-9]_[A-Z0-9_]/;
+const NO_MATCHES: readonly RegExpExecArray[] = [];
+/** `text.matchAll(IDENT)`, the regex run only on text that may hold an identifier (test/claims-cheaper.test.ts). */
+export const identifiers = (text: string): Iterable<RegExpExecArray> =>
+  MAY_IDENT.test(text) ? text.matchAll(IDENT) : NO_MATCHES;
 /** `KEY=value`, `--flag=value` (not `==`, not inside a URL query). */
 const ASSIGN = /(?<![\w./?&=-])(--?[a-z][\w-]*|[A-Za-z_][\w.]*)\s?=(?!=)\s?("[^"\n]*"|'[^'\n]*'|[^\s`,;)\]}"']+)/g;
 /** `key: value` inside a code span (YAML, JSON, headers). */
@@ -375,6 +384,20 @@ export function forEachAsciiWord(text: string, f: (word: string, start: number, 
   }
 }
 
+/**
+ * The sentences' subjects: a sentence's subject is read only when two claims meet, so it is computed then, from its
+ * text (kept by the note's sentences anyway) or its tokens. Made here, not inside `noteClaims`: a closure there would
+ * hold noteClaims' whole scope (its frame builder's working arrays and tables) for as long as the claims live.
+ */
+function lazySubjects(sentences: readonly ClaimSentenceInput[]): readonly (readonly string[])[] {
+  const intern = interner();
+  const sources = sentences.map((s) => s.text ?? s.tokens);
+  return lazyArray(sources.length, (i) => {
+    const src = sources[i]!;
+    return subjectOf(typeof src === 'string' ? claimWords(src) : src, intern);
+  });
+}
+
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
   /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
@@ -383,14 +406,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
   const refusedValues = new Set<string>();
-  const intern = interner();
-  // A sentence's subject is read only when two claims meet: computed then, from its text (kept by the note's
-  // sentences anyway) or its tokens.
-  const sources = sentences.map((s) => s.text ?? s.tokens);
-  const subject = lazyArray(sources.length, (i) => {
-    const src = sources[i]!;
-    return subjectOf(typeof src === 'string' ? claimWords(src) : src, intern);
-  });
+  const subject = lazySubjects(sentences);
   const numbers = new Set<string>();
   const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
@@ -446,10 +462,8 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
             const t = thingOf(m[1]!);
             if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
           }
-        // An identifier holds a capital letter.
-        if (/[A-Z]/.test(blanked))
-          for (const m of blanked.matchAll(IDENT))
-            add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
+        for (const m of identifiers(blanked))
+          add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
         if (hasDigit)
           for (const m of c.text.matchAll(DISTINCT))
             if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));

@@ -4,7 +4,16 @@ import { lshPairCodes, signature } from './minhash.js';
 import { similarity, THRESHOLDS } from './score.js';
 import { count } from '../util/counters.js';
 import { radixSortByKey, sortUniquePrefix } from '../util/radix.js';
-import { isNumberToken, NEGATIONS, statedText, textShingleHashes, tokens } from './text.js';
+import {
+  isCjk,
+  isNumberToken,
+  NEGATIONS,
+  scanTokens,
+  statedText,
+  STOPWORDS,
+  textShingleHashes,
+  tokens,
+} from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
@@ -105,6 +114,11 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
     keyed.push(Uint32Array.from(ids));
   }
   numbers.clear();
+  return rareKeyCounts(n, keyed, maxDf);
+}
+
+/** sharedRareKeys of numbered keys (each item's numbers once): the pairs' counts from the radix-sorted rare lists. */
+function rareKeyCounts(n: number, keyed: readonly Uint32Array[], maxDf: number): Map<number, number> {
   const counts = new Map<number, number>();
   visitRareLists(
     n,
@@ -112,6 +126,90 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
     (a, b, count) => counts.set(a * n + b, count),
   );
   return counts;
+}
+
+/**
+ * A subject term: a token of three characters or more that is not a stop word, not CJK, and does not open with a
+ * digit. Rare ones (few notes use them) are what a subject is made of (the contradictions stage).
+ */
+export const isSubjectTerm = (t: string): boolean => !STOPWORDS.has(t) && t.length >= 3 && !isCjk(t) && !/^\d/.test(t);
+
+/**
+ * `sharedRareKeys(n, (i) => new Set(tokens(textOf(i)).filter(isSubjectTerm)), maxDf)`, without a string per token:
+ * the texts are read by `scanTokens` (stop words already dropped), and each subject term is numbered through one
+ * open-addressing table keyed by the token's FNV-1a state, a hit confirmed against the term's text (its characters
+ * lower-cased in place): only a term's first sight makes its string. test/rare-terms.test.ts compares the two.
+ */
+export function sharedRareTerms(n: number, textOf: (i: number) => string, maxDf: number): Map<number, number> {
+  let slots = new Int32Array(4096); // term number + 1; 0: empty
+  const terms: string[] = [];
+  const states: number[] = [];
+  let seenIn = new Int32Array(1024).fill(-1); // per term, the last text it was listed for
+  const keyed: Uint32Array[] = [];
+  let ids = new Uint32Array(256);
+  let k = 0;
+  let text = '';
+  let item = 0;
+  const sameLower = (term: string, from: number, to: number): boolean => {
+    if (term.length !== to - from) return false;
+    for (let q = 0; q < term.length; q++) {
+      const c = text.charCodeAt(from + q);
+      if (term.charCodeAt(q) !== (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)) return false;
+    }
+    return true;
+  };
+  const grow = (): void => {
+    slots = new Int32Array(slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 0; id < terms.length; id++) {
+      let s = states[id]! & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = id + 1;
+    }
+  };
+  const numberOf = (h: number, word: string | undefined, from: number, to: number): number => {
+    const mask = slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const e = slots[s]!;
+      if (e === 0) {
+        const id = terms.push(word ?? text.slice(from, to).toLowerCase()) - 1;
+        states.push(h);
+        slots[s] = id + 1;
+        if (2 * terms.length > slots.length) grow();
+        if (id === seenIn.length) {
+          const more = new Int32Array(seenIn.length * 2).fill(-1);
+          more.set(seenIn);
+          seenIn = more;
+        }
+        return id;
+      }
+      const id = e - 1;
+      if (states[id] === h && (word === undefined ? sameLower(terms[id]!, from, to) : terms[id] === word)) return id;
+    }
+  };
+  const keep = (from: number, to: number, word: string | undefined, h: number): void => {
+    if (word === undefined) {
+      // An ASCII token: never CJK; a stop word was not handed on.
+      const c = text.charCodeAt(from);
+      if (to - from < 3 || (c >= 0x30 && c <= 0x39)) return;
+    } else if (word.length < 3 || isCjk(word) || /^\d/.test(word)) return;
+    const id = numberOf(h, word, from, to);
+    if (seenIn[id] === item) return;
+    seenIn[id] = item;
+    if (k === ids.length) {
+      const more = new Uint32Array(ids.length * 2);
+      more.set(ids);
+      ids = more;
+    }
+    ids[k++] = id;
+  };
+  for (item = 0; item < n; item++) {
+    text = textOf(item);
+    k = 0;
+    scanTokens(text, keep);
+    keyed.push(ids.slice(0, k));
+  }
+  return rareKeyCounts(n, keyed, maxDf);
 }
 
 /**

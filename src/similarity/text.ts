@@ -172,7 +172,6 @@ export function shingleHashes(toks: readonly string[]): Uint32Array {
  */
 export function textShingleHashes(text: string): Uint32Array {
   let k = 0;
-  const len = text.length;
   const keep = (start: number, end: number, word: string | undefined, h: number): void => {
     if (k === scratch.starts.length) growScratch();
     scratch.starts[k] = start;
@@ -181,23 +180,7 @@ export function textShingleHashes(text: string): Uint32Array {
     scratch.states[k] = h;
     k++;
   };
-  for (let p = 0; p < len;) {
-    const c = text.charCodeAt(p);
-    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) {
-      p++;
-      continue;
-    }
-    let e = p;
-    let ascii = true;
-    for (; e < len; e++) {
-      const d = text.charCodeAt(e);
-      if (d === 0x20 || d === 0x0a || d === 0x09 || d === 0x0d) break;
-      if (d >= 0x80) ascii = false;
-    }
-    if (ascii) scanAscii(text, p, e, keep);
-    else for (const t of tokens(text.slice(p, e))) if (!STOPWORDS.has(t)) keep(0, 0, t, fnvState(FNV_OFFSET, t));
-    p = e;
-  }
+  scanTokens(text, keep);
   if (k === 0) return new Uint32Array(0);
   if (k === 1) return Uint32Array.of(scratch.states[0]! >>> 0);
   const out = new Uint32Array(k - 1);
@@ -216,6 +199,37 @@ export function textShingleHashes(text: string): Uint32Array {
   return out.slice(0, w);
 }
 
+/**
+ * The tokens of `text` that are not stop words, in order, each handed to `keep` with its FNV-1a state (of the
+ * lower-cased token): a token of an ASCII white-space-separated segment as its place, `keep(start, end, undefined,
+ * h)` (the token is text[start, end) lower-cased: no string is made), one of any other segment as its text,
+ * `keep(0, 0, word, h)` from `tokens()` of the segment. The same tokens as `tokens(text)` without its stop words
+ * (the argument above; test/shingles.test.ts, test/rare-terms.test.ts).
+ */
+export function scanTokens(
+  text: string,
+  keep: (start: number, end: number, word: string | undefined, h: number) => void,
+): void {
+  const len = text.length;
+  for (let p = 0; p < len;) {
+    const c = text.charCodeAt(p);
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) {
+      p++;
+      continue;
+    }
+    let e = p;
+    let ascii = true;
+    for (; e < len; e++) {
+      const d = text.charCodeAt(e);
+      if (d === 0x20 || d === 0x0a || d === 0x09 || d === 0x0d) break;
+      if (d >= 0x80) ascii = false;
+    }
+    if (ascii) scanAscii(text, p, e, keep);
+    else for (const t of tokens(text.slice(p, e))) if (!STOPWORDS.has(t)) keep(0, 0, t, fnvState(FNV_OFFSET, t));
+    p = e;
+  }
+}
+
 /** The tokens of the ASCII text[from, to) that are not stop words, handed to `keep` with their FNV state. */
 function scanAscii(
   text: string,
@@ -230,17 +244,24 @@ function scanAscii(
       continue;
     }
     let end = c <= 0x39 ? thousandsEnd(text, p, to) : -1;
+    let h: number;
     if (end < 0) {
-      // [a-z0-9][a-z0-9_.'-]*[a-z0-9] | [a-z0-9]: the longest run of word characters, back to its last letter or digit.
+      // [a-z0-9][a-z0-9_.'-]*[a-z0-9] | [a-z0-9]: the longest run of word characters, back to its last letter or
+      // digit; hashed as it is read (FNV-1a is sequential: the state at the last letter or digit is the token's).
       end = p + 1;
+      let run = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
+      h = run;
       for (let q = p + 1; q < to; q++) {
         const d = lower(text.charCodeAt(q));
-        if (isAlnum(d)) end = q + 1;
-        else if (d !== 0x5f && d !== 0x2e && d !== 0x27 && d !== 0x2d) break;
+        if (isAlnum(d)) {
+          run = Math.imul(run ^ d, FNV_PRIME);
+          end = q + 1;
+          h = run;
+        } else if (d === 0x5f || d === 0x2e || d === 0x27 || d === 0x2d) run = Math.imul(run ^ d, FNV_PRIME);
+        else break;
       }
-    }
-    const h = fnvLower(FNV_OFFSET, text, p, end);
-    if (!isStopword(h, text, p, end)) keep(p, end, undefined, h);
+    } else h = fnvLower(FNV_OFFSET, text, p, end);
+    if (end - p > MAX_STOPWORD || !isStopword(h, text, p, end)) keep(p, end, undefined, h);
     p = end;
   }
 }
@@ -277,24 +298,30 @@ function fnvLower(h: number, text: string, from: number, to: number): number {
   return h;
 }
 
-/** Stop words by their FNV state; a hit is confirmed against the word itself. */
-const STOP_STATES = new Map<number, string[]>();
+/**
+ * Stop words by their FNV state, in an open-addressing table (a Map keyed by the state boxed every state past the
+ * small-integer range); a hit is confirmed against the word itself. A token longer than every stop word is none.
+ */
+const STOP_SLOTS = 1024;
+const stopStates = new Int32Array(STOP_SLOTS);
+const stopWords: (string | undefined)[] = new Array<string | undefined>(STOP_SLOTS).fill(undefined);
+const MAX_STOPWORD = Math.max(...Array.from(STOPWORDS, (w) => w.length));
 for (const w of STOPWORDS) {
   const h = fnvState(FNV_OFFSET, w);
-  const list = STOP_STATES.get(h);
-  if (list) list.push(w);
-  else STOP_STATES.set(h, [w]);
+  let s = h & (STOP_SLOTS - 1);
+  while (stopWords[s] !== undefined) s = (s + 1) & (STOP_SLOTS - 1);
+  stopStates[s] = h;
+  stopWords[s] = w;
 }
 function isStopword(h: number, text: string, from: number, to: number): boolean {
-  const words = STOP_STATES.get(h);
-  if (!words) return false;
-  for (const w of words) {
-    if (w.length !== to - from) continue;
+  for (let s = h & (STOP_SLOTS - 1); ; s = (s + 1) & (STOP_SLOTS - 1)) {
+    const w = stopWords[s];
+    if (w === undefined) return false;
+    if (stopStates[s] !== h || w.length !== to - from) continue;
     let i = 0;
     while (i < w.length && w.charCodeAt(i) === lower(text.charCodeAt(from + i))) i++;
     if (i === w.length) return true;
   }
-  return false;
 }
 
 /** Token bounds and states of the text being hashed, reused across calls. */

@@ -1,8 +1,8 @@
 import { sharedFrames } from '../../similarity/claims.js';
 import { claimsOf, newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
-import { sharedRareKeys } from '../../similarity/features.js';
+import { sharedRareTerms } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
-import { STOPWORDS, isCjk } from '../../similarity/text.js';
+import { statedText } from '../../similarity/text.js';
 
 const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 
@@ -10,10 +10,8 @@ const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 function rareTermPairs(ctx: StageContext): Set<number> {
   const n = ctx.features.length;
   const maxDf = Math.max(2, Math.min(25, Math.ceil(n * 0.02)));
-  const subjectTerms = (i: number): Set<string> =>
-    new Set(ctx.features[i]!.tokens().filter((t) => !STOPWORDS.has(t) && t.length >= 3 && !isCjk(t) && !/^\d/.test(t)));
   const out = new Set<number>();
-  for (const [key, count] of sharedRareKeys(n, subjectTerms, maxDf)) {
+  for (const [key, count] of sharedRareTerms(n, (i) => statedText(ctx.features[i]!.note), maxDf)) {
     const a = Math.floor(key / n),
       b = key % n;
     const sameType = ctx.features[a]!.note.meta.type === ctx.features[b]!.note.meta.type;
