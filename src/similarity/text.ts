@@ -168,9 +168,13 @@ export function shingleHashes(toks: readonly string[]): Uint32Array {
  * (most of every note) in one pass over its characters that finds each token as TOKEN_ASCII would
  * (lower-cased on the fly) and hashes it with FNV-1a; any other segment by `tokens()`. Stop words are dropped
  * (an ASCII token by its hash, checked against the word itself), and the bigram hashes are continued from the
- * states, as shingleHashes does. test/shingles.test.ts proves the two equal.
+ * states, as shingleHashes does. test/shingles.test.ts proves the two equal. `visit`, when given, is handed each
+ * token as `scanTokens` hands it on.
  */
-export function textShingleHashes(text: string): Uint32Array {
+export function textShingleHashes(
+  text: string,
+  visit?: (start: number, end: number, word: string | undefined, h: number) => void,
+): Uint32Array {
   let k = 0;
   const keep = (start: number, end: number, word: string | undefined, h: number): void => {
     if (k === scratch.starts.length) growScratch();
@@ -179,6 +183,8 @@ export function textShingleHashes(text: string): Uint32Array {
     scratch.words[k] = word;
     scratch.states[k] = h;
     k++;
+    // Another reader of the same tokens (note features' subject terms), in this one scan.
+    if (visit) visit(start, end, word, h);
   };
   scanTokens(text, keep);
   if (k === 0) return new Uint32Array(0);
