@@ -18,6 +18,7 @@ import {
   type NoteClaims,
   type Stance,
 } from '../src/similarity/claims.js';
+import { cleanSentence } from '../src/similarity/text.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { seeded } from './helpers/seeded.js';
 
@@ -66,6 +67,67 @@ describe('forEachAsciiWord', () => {
       const got: [string, number, number][] = [];
       forEachAsciiWord(text, (w, s, e) => got.push([w, s, e]));
       expect(got, JSON.stringify(text)).toEqual(reference(text));
+    }
+  });
+});
+
+describe('clauses and sentences without the regexes that would give them back', () => {
+  const r = seeded(29);
+  const UNITS = [
+    ...'ab ,;-—–，；、\t\u00a0\u3000.:*>#()',
+    'but',
+    'But',
+    'BUT',
+    ' but ',
+    ' BuT ',
+    'never',
+    'não',
+    'no',
+    '部署',
+    '배포',
+    '**Why:**',
+    '**How to apply:**',
+    '**',
+    '- ',
+    '12. ',
+    '> ',
+    '  ',
+    'ſ',
+    'K',
+  ];
+  const text = (): string => {
+    let t = '';
+    for (let i = Math.floor(r() * 24); i > 0; i--) t += UNITS[Math.floor(r() * UNITS.length)]!;
+    return t;
+  };
+  it('claim clauses are the CLAIM_SPLIT clauses (the split skipped when no separator may be there)', () => {
+    const CLAIM_SPLIT =
+      /;|；|,(?=\s*[\p{Script=Han}\p{Script=Hangul}])|\s[-–—]\s|—|\s+but\s+|，|,\s*(?=(?:never|not|don't|do not|no|but|não|nunca|nem|mas)(?:$|[^\p{L}]))/iu;
+    let split = 0;
+    for (let k = 0; k < 6000; k++) {
+      const t = text();
+      const expected = t
+        .split(CLAIM_SPLIT)
+        .map((c) => c.trim())
+        .filter((c) => c.length > 1);
+      if (t.split(CLAIM_SPLIT).length > 1) split++;
+      expect(
+        claimSentences([t])[0]!.clauses.map((c) => c.text),
+        JSON.stringify(t),
+      ).toEqual(expected);
+    }
+    expect(split).toBeGreaterThan(1000);
+  });
+  it('a sentence is cleaned as the three rewrites clean it (two run only where they may change it)', () => {
+    const reference = (raw: string): string =>
+      raw
+        .replace(/\*\*(Why|How to apply):?\*\*:?/gi, '')
+        .replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    for (let k = 0; k < 6000; k++) {
+      const t = text();
+      expect(cleanSentence(t), JSON.stringify(t)).toBe(reference(t));
     }
   });
 });

@@ -1,20 +1,25 @@
 /**
- * The contradictions stage pairs notes by the rare subject terms they share. `sharedRareTerms` numbers the terms
- * straight from `scanTokens` (no string per token); these compare it with the definition it replaced: the
- * note's tokens (`tokens()`), filtered by `isSubjectTerm`, as a set of strings, through `sharedRareKeys`.
+ * The contradictions stage pairs notes by the rare subject terms they share. Note features number the terms in the
+ * shingles' own scan of each stated text (`scanTokens` under `textShingleHashes`: no string per token), and
+ * `rareTermCounts` counts the pairs from those numbers; these compare it with the definition it replaced: the note's
+ * tokens (`tokens(statedText(note))`), filtered by `isSubjectTerm`, as a set of strings, through `sharedRareKeys`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSubjectTerm, sharedRareKeys, sharedRareTerms } from '../src/similarity/features.js';
+import { isSubjectTerm, noteFeatures, rareTermCounts, sharedRareKeys } from '../src/similarity/features.js';
 import { fnvState, FNV_OFFSET } from '../src/similarity/minhash.js';
-import { scanTokens, STOPWORDS, tokens } from '../src/similarity/text.js';
+import { scanTokens, statedText, STOPWORDS, tokens } from '../src/similarity/text.js';
+import type { VaultFile } from '../src/vault/model.js';
+
+/** A note holding `text` as its body (what statedText and noteFeatures read of it). */
+const asNote = (text: string): VaultFile => ({ text, bodyOffset: 0, meta: {} }) as unknown as VaultFile;
 
 const reference = (texts: readonly string[], maxDf: number): [number, number][] =>
-  [...sharedRareKeys(texts.length, (i) => new Set(tokens(texts[i]!).filter(isSubjectTerm)), maxDf)].sort(
-    (x, y) => x[0] - y[0],
-  );
+  [
+    ...sharedRareKeys(texts.length, (i) => new Set(tokens(statedText(asNote(texts[i]!))).filter(isSubjectTerm)), maxDf),
+  ].sort((x, y) => x[0] - y[0]);
 const actual = (texts: readonly string[], maxDf: number): [number, number][] =>
-  [...sharedRareTerms(texts.length, (i) => texts[i]!, maxDf)].sort((x, y) => x[0] - y[0]);
+  [...rareTermCounts(noteFeatures(texts.map(asNote)), maxDf)].sort((x, y) => x[0] - y[0]);
 
 /** Words and separators of every kind the tokenizer tells apart: case, digits, stop words, trailing marks, non-ASCII, CJK. */
 const WORDS = [
@@ -59,7 +64,7 @@ const WORDS = [
 ];
 const SEPARATORS = [' ', '  ', '\n', '\t', ', ', '. ', '\u00a0', '\u3000', ' — '];
 
-describe('sharedRareTerms', () => {
+describe('rareTermCounts of note features', () => {
   it('the two colliding words of the pool have one FNV-1a state (so the collision path is exercised)', () => {
     expect(fnvState(FNV_OFFSET, 'glbvs')).toBe(fnvState(FNV_OFFSET, 'yacxa'));
   });

@@ -301,6 +301,13 @@ function subjectOf(tokens: readonly string[], intern: (t: string) => string): re
  */
 const CLAIM_SPLIT =
   /;|；|,(?=\s*[\p{Script=Han}\p{Script=Hangul}])|\s[-–—]\s|—|\s+but\s+|，|,\s*(?=(?:never|not|don't|do not|no|but|não|nunca|nem|mas)(?:$|[^\p{L}]))/iu;
+/**
+ * Every match of CLAIM_SPLIT holds one of these (`but` folds to no other letters under `iu`): a sentence without any
+ * is one clause, and the Unicode regex is not run over it.
+ */
+const MAY_SPLIT = /[;；,，–—-]|but/i;
+/** A separator no text holds (splitting by it gives the text whole). */
+const NEVER = /(?!)/;
 /** Code spans keep their text; paths and URLs are names, not words of the statement. */
 const NOT_WORDS = /[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+/gi;
 /** Values that name one thing wherever they appear: a time of day, an IP address, a dotted version, a port-sized number. */
@@ -342,7 +349,7 @@ export function claimSentences(texts: readonly string[]): ClaimSentenceInput[] {
       new ClaimSentence(
         text,
         text
-          .split(CLAIM_SPLIT)
+          .split(MAY_SPLIT.test(text) ? CLAIM_SPLIT : NEVER)
           .map((c) => c.trim())
           .filter((c) => c.length > 1)
           .map((c) => new LazyTokens(c)),

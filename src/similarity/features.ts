@@ -4,22 +4,15 @@ import { lshPairCodes, signature } from './minhash.js';
 import { similarity, THRESHOLDS } from './score.js';
 import { count } from '../util/counters.js';
 import { radixSortByKey, sortUniquePrefix } from '../util/radix.js';
-import {
-  isCjk,
-  isNumberToken,
-  NEGATIONS,
-  scanTokens,
-  statedText,
-  STOPWORDS,
-  textShingleHashes,
-  tokens,
-} from './text.js';
+import { isCjk, isNumberToken, NEGATIONS, statedText, STOPWORDS, textShingleHashes, tokens } from './text.js';
 
 export interface NoteFeatures {
   readonly note: VaultFile;
   /** Sorted distinct shingle hashes. */
   readonly shingles: Uint32Array;
   readonly signature: Uint32Array;
+  /** Its distinct subject terms (`isSubjectTerm`), as numbers shared by the notes of one `noteFeatures` call. */
+  readonly terms: Uint32Array;
   /** Tokens of the stated text, computed when a stage asks (not kept for every note). */
   tokens(): readonly string[];
 }
@@ -32,9 +25,19 @@ export interface SimilarPair {
 }
 
 export function noteFeatures(notes: readonly VaultFile[]): NoteFeatures[] {
+  // The subject terms are read in the shingles' own scan of the stated text (one scan, one stated text per note).
+  const terms = new SubjectTerms();
   return notes.map((note) => {
-    const hashes = textShingleHashes(statedText(note));
-    return { note, shingles: hashes, signature: signature(hashes), tokens: () => tokens(statedText(note)) };
+    const text = statedText(note);
+    terms.begin(text);
+    const hashes = textShingleHashes(text, terms.visit);
+    return {
+      note,
+      shingles: hashes,
+      signature: signature(hashes),
+      terms: terms.done(),
+      tokens: () => tokens(statedText(note)),
+    };
   });
 }
 
@@ -135,81 +138,104 @@ function rareKeyCounts(n: number, keyed: readonly Uint32Array[], maxDf: number):
 export const isSubjectTerm = (t: string): boolean => !STOPWORDS.has(t) && t.length >= 3 && !isCjk(t) && !/^\d/.test(t);
 
 /**
- * `sharedRareKeys(n, (i) => new Set(tokens(textOf(i)).filter(isSubjectTerm)), maxDf)`, without a string per token:
- * the texts are read by `scanTokens` (stop words already dropped), and each subject term is numbered through one
- * open-addressing table keyed by the token's FNV-1a state, a hit confirmed against the term's text (its characters
- * lower-cased in place): only a term's first sight makes its string. test/rare-terms.test.ts compares the two.
+ * Subject terms (`isSubjectTerm`) numbered across texts, one number per term, each text's numbers once: a text is
+ * `begin(text)`, its tokens handed to `visit` in `scanTokens`' order (stop words already dropped), then `done()`. No
+ * string per token: a term is looked up in one open-addressing table keyed by its FNV-1a state, a hit confirmed against
+ * the term's characters (lower-cased in place); only a term's first sight makes its string.
  */
-export function sharedRareTerms(n: number, textOf: (i: number) => string, maxDf: number): Map<number, number> {
-  let slots = new Int32Array(4096); // term number + 1; 0: empty
-  const terms: string[] = [];
-  const states: number[] = [];
-  let seenIn = new Int32Array(1024).fill(-1); // per term, the last text it was listed for
-  const keyed: Uint32Array[] = [];
-  let ids = new Uint32Array(256);
-  let k = 0;
-  let text = '';
-  let item = 0;
-  const sameLower = (term: string, from: number, to: number): boolean => {
+class SubjectTerms {
+  private slots = new Int32Array(4096); // term number + 1; 0: empty
+  private readonly terms: string[] = [];
+  private readonly states: number[] = [];
+  private seenIn = new Int32Array(1024).fill(-1); // per term, the last text it was listed for
+  private ids = new Uint32Array(256);
+  private k = 0;
+  private text = '';
+  private item = -1;
+
+  begin(text: string): void {
+    this.text = text;
+    this.item++;
+    this.k = 0;
+  }
+
+  done(): Uint32Array {
+    return this.ids.slice(0, this.k);
+  }
+
+  readonly visit = (from: number, to: number, word: string | undefined, h: number): void => {
+    if (word === undefined) {
+      // An ASCII token: never CJK; a stop word was not handed on.
+      const c = this.text.charCodeAt(from);
+      if (to - from < 3 || (c >= 0x30 && c <= 0x39)) return;
+    } else if (word.length < 3 || isCjk(word) || /^\d/.test(word)) return;
+    const id = this.numberOf(h, word, from, to);
+    if (this.seenIn[id] === this.item) return;
+    this.seenIn[id] = this.item;
+    if (this.k === this.ids.length) {
+      const more = new Uint32Array(this.ids.length * 2);
+      more.set(this.ids);
+      this.ids = more;
+    }
+    this.ids[this.k++] = id;
+  };
+
+  private sameLower(term: string, from: number, to: number): boolean {
     if (term.length !== to - from) return false;
     for (let q = 0; q < term.length; q++) {
-      const c = text.charCodeAt(from + q);
+      const c = this.text.charCodeAt(from + q);
       if (term.charCodeAt(q) !== (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)) return false;
     }
     return true;
-  };
-  const grow = (): void => {
-    slots = new Int32Array(slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 0; id < terms.length; id++) {
-      let s = states[id]! & mask;
-      while (slots[s] !== 0) s = (s + 1) & mask;
-      slots[s] = id + 1;
-    }
-  };
-  const numberOf = (h: number, word: string | undefined, from: number, to: number): number => {
-    const mask = slots.length - 1;
+  }
+
+  private numberOf(h: number, word: string | undefined, from: number, to: number): number {
+    const mask = this.slots.length - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const e = slots[s]!;
+      const e = this.slots[s]!;
       if (e === 0) {
-        const id = terms.push(word ?? text.slice(from, to).toLowerCase()) - 1;
-        states.push(h);
-        slots[s] = id + 1;
-        if (2 * terms.length > slots.length) grow();
-        if (id === seenIn.length) {
-          const more = new Int32Array(seenIn.length * 2).fill(-1);
-          more.set(seenIn);
-          seenIn = more;
+        const id = this.terms.push(word ?? this.text.slice(from, to).toLowerCase()) - 1;
+        this.states.push(h);
+        this.slots[s] = id + 1;
+        if (2 * this.terms.length > this.slots.length) this.grow();
+        if (id === this.seenIn.length) {
+          const more = new Int32Array(this.seenIn.length * 2).fill(-1);
+          more.set(this.seenIn);
+          this.seenIn = more;
         }
         return id;
       }
       const id = e - 1;
-      if (states[id] === h && (word === undefined ? sameLower(terms[id]!, from, to) : terms[id] === word)) return id;
+      if (
+        this.states[id] === h &&
+        (word === undefined ? this.sameLower(this.terms[id]!, from, to) : this.terms[id] === word)
+      )
+        return id;
     }
-  };
-  const keep = (from: number, to: number, word: string | undefined, h: number): void => {
-    if (word === undefined) {
-      // An ASCII token: never CJK; a stop word was not handed on.
-      const c = text.charCodeAt(from);
-      if (to - from < 3 || (c >= 0x30 && c <= 0x39)) return;
-    } else if (word.length < 3 || isCjk(word) || /^\d/.test(word)) return;
-    const id = numberOf(h, word, from, to);
-    if (seenIn[id] === item) return;
-    seenIn[id] = item;
-    if (k === ids.length) {
-      const more = new Uint32Array(ids.length * 2);
-      more.set(ids);
-      ids = more;
-    }
-    ids[k++] = id;
-  };
-  for (item = 0; item < n; item++) {
-    text = textOf(item);
-    k = 0;
-    scanTokens(text, keep);
-    keyed.push(ids.slice(0, k));
   }
-  return rareKeyCounts(n, keyed, maxDf);
+
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let id = 0; id < this.terms.length; id++) {
+      let s = this.states[id]! & mask;
+      while (this.slots[s] !== 0) s = (s + 1) & mask;
+      this.slots[s] = id + 1;
+    }
+  }
+}
+
+/**
+ * For every pair of notes sharing subject terms that at most `maxDf` notes use, how many they share (pairs coded
+ * `a * n + b`, a < b): `sharedRareKeys(n, (i) => new Set(tokens(statedText(note i)).filter(isSubjectTerm)), maxDf)`,
+ * from the term numbers note features made in their own scan of each note (test/rare-terms.test.ts).
+ */
+export function rareTermCounts(features: readonly NoteFeatures[], maxDf: number): Map<number, number> {
+  return rareKeyCounts(
+    features.length,
+    features.map((f) => f.terms),
+    maxDf,
+  );
 }
 
 /**

@@ -168,9 +168,13 @@ export function shingleHashes(toks: readonly string[]): Uint32Array {
  * (most of every note) in one pass over its characters that finds each token as TOKEN_ASCII would
  * (lower-cased on the fly) and hashes it with FNV-1a; any other segment by `tokens()`. Stop words are dropped
  * (an ASCII token by its hash, checked against the word itself), and the bigram hashes are continued from the
- * states, as shingleHashes does. test/shingles.test.ts proves the two equal.
+ * states, as shingleHashes does. test/shingles.test.ts proves the two equal. `visit`, when given, is handed each
+ * token as `scanTokens` hands it on.
  */
-export function textShingleHashes(text: string): Uint32Array {
+export function textShingleHashes(
+  text: string,
+  visit?: (start: number, end: number, word: string | undefined, h: number) => void,
+): Uint32Array {
   let k = 0;
   const keep = (start: number, end: number, word: string | undefined, h: number): void => {
     if (k === scratch.starts.length) growScratch();
@@ -179,6 +183,8 @@ export function textShingleHashes(text: string): Uint32Array {
     scratch.words[k] = word;
     scratch.states[k] = h;
     k++;
+    // Another reader of the same tokens (note features' subject terms), in this one scan.
+    if (visit) visit(start, end, word, h);
   };
   scanTokens(text, keep);
   if (k === 0) return new Uint32Array(0);
@@ -349,6 +355,19 @@ export interface Sentence {
   readonly line: number;
 }
 
+/** White space other than one space between words: the text `.replace(/\s+/g, ' ')` would change. */
+const SPACE_RUN = /\s\s|[^\S ]/;
+/**
+ * A sentence's text as `sentences()` keeps it: the **Why:** / **How to apply:** labels and a leading list or quote
+ * marker dropped, white space runs made one space, trimmed. The label and white-space rewrites run only on text that
+ * holds `**` or such white space (most sentences hold neither: the rewrite would give the text back).
+ */
+export function cleanSentence(raw: string): string {
+  const unlabelled = raw.includes('**') ? raw.replace(/\*\*(Why|How to apply):?\*\*:?/gi, '') : raw;
+  const unmarked = unlabelled.replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '');
+  return (SPACE_RUN.test(unmarked) ? unmarked.replace(/\s+/g, ' ') : unmarked).trim();
+}
+
 /**
  * Sentences of the body's prose. Code blocks are left out; a sentence may wrap across lines within
  * a paragraph; each list item, heading and paragraph starts afresh; table rows are skipped.
@@ -396,11 +415,7 @@ export function sentences(note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRan
     const block = text.slice(s, e).replace(/\r?\n/g, ' ');
     for (let m = re.exec(block); m; m = re.exec(block)) {
       const raw = m[0];
-      const cleaned = raw
-        .replace(/\*\*(Why|How to apply):?\*\*:?/gi, '')
-        .replace(/^(?:[\s\-*+>#]|\d{1,3}[.)](?=\s))+/, '')
-        .replace(/\s+/g, ' ')
-        .trim();
+      const cleaned = cleanSentence(raw);
       if (cleaned.length < 8) continue;
       const offset = s + m.index + Math.max(0, raw.search(/\S/));
       out.push({ text: cleaned, offset, line: note.position(offset).line });

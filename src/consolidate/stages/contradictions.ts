@@ -1,8 +1,7 @@
 import { sharedFrames } from '../../similarity/claims.js';
 import { claimsOf, newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
-import { sharedRareTerms } from '../../similarity/features.js';
+import { rareTermCounts } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
-import { statedText } from '../../similarity/text.js';
 
 const DATED = /(?:^|[^\d])20\d{2}[-_.]?\d{2}[-_.]?\d{2}(?:[^\d]|$)/;
 
@@ -11,7 +10,7 @@ function rareTermPairs(ctx: StageContext): Set<number> {
   const n = ctx.features.length;
   const maxDf = Math.max(2, Math.min(25, Math.ceil(n * 0.02)));
   const out = new Set<number>();
-  for (const [key, count] of sharedRareTerms(n, (i) => statedText(ctx.features[i]!.note), maxDf)) {
+  for (const [key, count] of rareTermCounts(ctx.features, maxDf)) {
     const a = Math.floor(key / n),
       b = key % n;
     const sameType = ctx.features[a]!.note.meta.type === ctx.features[b]!.note.meta.type;
