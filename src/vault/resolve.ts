@@ -400,7 +400,7 @@ class StemIndex {
     this.places = new Map();
     for (const [g, list] of lists) this.places.set(g, Int32Array.from(list));
     this.lastOcc = new Int32Array(sorted.length);
-    this.gramIndex(); // `shared` and `touched`
+    this.scratch();
     return this.places;
   }
 
@@ -643,6 +643,14 @@ class StemIndex {
   /** posByRank[r]: the position in `sorted` of the stem of raw rank r. */
   private posByRank: Int32Array = new Int32Array(0);
 
+  /** `shared` and `touched` sized for the stems (zero between searches; `fromGrams` and `nearByGrams` share them). */
+  private scratch(): void {
+    const n = this.sorted.length;
+    if (this.shared.length === n) return;
+    this.shared = new Int32Array(n);
+    this.touched = new Int32Array(n);
+  }
+
   private gramIndex(): Map<number, Int32Array> {
     if (this.grams) return this.grams;
     const lists = new Map<number, number[]>();
@@ -656,8 +664,7 @@ class StemIndex {
     this.grams = new Map();
     for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
     const n = this.sorted.length;
-    this.shared = new Int32Array(n);
-    this.touched = new Int32Array(n);
+    this.scratch();
     this.posByRank = new Int32Array(n);
     for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
     return this.grams;
