@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildLookup, closest, closestBruteForce, closestExact, fold } from '../src/vault/resolve.js';
 import { editDistance } from '../src/util/edit-distance.js';
+import { startCounting, stopCounting } from '../src/util/counters.js';
 import { basename } from 'node:path';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
@@ -48,6 +49,45 @@ describe('closest() through the index', () => {
       ),
       { numRuns: propertyRuns(400) },
     );
+  });
+
+  it('agrees with the brute force on stems one to three edits from the targets, edits spread out (the trigram filter at its bound)', () => {
+    // Targets of 9+ units answered after the first few go through the trigram postings (step 1): two
+    // substitutions far apart leave a single trigram of a 9-unit target in the stem, the filter's edge.
+    const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split(''));
+    const stem = fc.array(letter, { minLength: 9, maxLength: 18 }).map((a) => a.join(''));
+    const edit = fc.record({ op: fc.integer({ min: 0, max: 2 }), at: fc.nat(), c: letter });
+    startCounting();
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(stem, { minLength: 40, maxLength: 80 }),
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 40, maxLength: 40 }),
+        (stems, edits) => {
+          const lookup = lookupOf(stems);
+          edits.forEach((es, n) => {
+            let t = stems[n % stems.length]!;
+            for (const e of es) {
+              const i = e.at % (t.length + 1);
+              t =
+                e.op === 0
+                  ? t.slice(0, i) + e.c + t.slice(i + 1)
+                  : e.op === 1
+                    ? t.slice(0, i) + t.slice(i + 1)
+                    : t.slice(0, i) + e.c + t.slice(i);
+            }
+            expect(closest(t, lookup), t).toBe(closestBruteForce(t, stems));
+          });
+          // The edge itself: two substitutions at positions 2 and 6 of a 9-unit stem.
+          for (const s of stems.slice(0, 20)) {
+            const t = `${s.slice(0, 2)}#${s.slice(3, 6)}#${s.slice(7)}`;
+            expect(closest(t, lookup), t).toBe(closestBruteForce(t, stems));
+          }
+        },
+      ),
+      { numRuns: propertyRuns(200) },
+    );
+    // The trigram way was taken (not only the trie).
+    expect(stopCounting()['resolve.nearPlaces']).toBeGreaterThan(0);
   });
 
   it.skipIf(!hasCorpus)(
@@ -130,5 +170,44 @@ describe('editDistance', () => {
       }),
       { numRuns: propertyRuns(3000) },
     );
+  });
+  it('is the same on strings of up to 40 units (the bit-parallel path up to 32, the band past it), one pattern after another', () => {
+    const unit = fc.constantFrom('a', 'b', 'c', '-', 'é', '語', '😀');
+    const word = fc.array(unit, { maxLength: 20 }).map((a) => a.join('').slice(0, 40));
+    fc.assert(
+      fc.property(
+        word,
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 12 }),
+        (a, bs, max) => {
+          // The same pattern against several texts (its table is kept), and each text as the pattern too.
+          for (const b of bs) {
+            const d = levenshtein(a, b);
+            expect(editDistance(a, b, max), `${a} / ${b} / ${max}`).toBe(d <= max ? d : max + 1);
+          }
+          for (const b of bs) {
+            const d = levenshtein(b, a);
+            expect(editDistance(b, a, max), `${b} / ${a} / ${max}`).toBe(d <= max ? d : max + 1);
+          }
+        },
+      ),
+      { numRuns: propertyRuns(3000) },
+    );
+    // Near misses of long strings (a small distance at every length up to 40 and past 32).
+    for (let n = 1; n <= 40; n++) {
+      const a = 'abcdefghij'.repeat(4).slice(0, n);
+      for (const b of [
+        a.slice(1),
+        `${a}x`,
+        a.replace('c', 'x'),
+        a.slice(0, -1),
+        `x${a}`,
+        a.split('').reverse().join(''),
+      ])
+        for (const max of [0, 1, 2, 5, 40]) {
+          const d = levenshtein(a, b);
+          expect(editDistance(a, b, max), `${a} / ${b} / ${max}`).toBe(d <= max ? d : max + 1);
+        }
+    }
   });
 });

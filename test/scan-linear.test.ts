@@ -23,6 +23,7 @@ const CONSTRUCTS: Record<string, (n: number) => string> = {
   'escaped brackets `\\[`': (n) => '\\[a](b'.repeat(n),
   'comment openers `<!--`': (n) => '<!--'.repeat(n),
   'links in one long line': (n) => '[a](b.md) '.repeat(n),
+  'plain paragraphs, one `[` at the end': (n) => 'plain words, nothing to open\n\n'.repeat(n) + '[',
 };
 
 function work(text: string): number {

@@ -242,7 +242,8 @@ const maxDistance = (folded: string): number => Math.max(2, Math.floor(folded.le
  * Did-you-mean: the note stem nearest to `target` once both are folded — the smallest edit distance,
  * at most max(2, ⌊length/4⌋), ties to the stem first in code-unit order; null when none is that near.
  * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target, in
- * three steps: (1) stems within `NEAR` edits (typos), exactly; (2) the exact search up to the maximum,
+ * three steps: (1) stems within `NEAR` edits (typos), exactly (through the trigram postings once a vault
+ * has asked for more than a few targets, see `nearByGrams`; else the trie); (2) the exact search up to the maximum,
  * within `SEARCH_BUDGET` trie rows; (3) if that budget runs out (typically a name never written, near
  * nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
  * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits or
@@ -363,12 +364,111 @@ class StemIndex {
     if (this.sorted.length > 0) {
       const max = maxDistance(t);
       // Typos first (exact, cheap: a narrow band); then the exact search within its budget; then trigrams.
-      let found = this.search(t, Math.min(max, NEAR), Infinity);
+      const near = Math.min(max, NEAR);
+      let found = this.nearByGrams(t, near);
+      if (found === CUT) found = this.search(t, near, Infinity);
       if (found === -1 && max > NEAR) found = this.search(t, max, SEARCH_BUDGET);
       answer = found === CUT ? this.fromGrams(t) : found < 0 ? null : this.rawByRank[found]!;
     }
     this.memo.set(t, answer);
     return answer;
+  }
+
+  /** Distinct targets asked so far (`nearByGrams` builds the trigram postings only past `GRAMS_AFTER`). */
+  private asked = 0;
+
+  /** Per trigram: (position in `sorted`) * 1024 + (where in that stem it starts, at most 1023); built on first use. */
+  private places: Map<number, Int32Array> | null = null;
+  /** Per position in `sorted`: the last target occurrence counted for it (`nearByGrams`). */
+  private lastOcc: Int32Array = new Int32Array(0);
+  private occId = 0;
+
+  private placeIndex(): Map<number, Int32Array> {
+    if (this.places) return this.places;
+    const lists = new Map<number, number[]>();
+    const { sorted } = this;
+    for (let i = 0; i < sorted.length; i++) {
+      const s = sorted[i]!;
+      for (let q = 0; q + 3 <= s.length; q++) {
+        const g = s.charCodeAt(q) * 4294967296 + s.charCodeAt(q + 1) * 65536 + s.charCodeAt(q + 2);
+        const e = i * 1024 + (q < 1023 ? q : 1023);
+        const list = lists.get(g);
+        if (list) list.push(e);
+        else lists.set(g, [e]);
+      }
+    }
+    this.places = new Map();
+    for (const [g, list] of lists) this.places.set(g, Int32Array.from(list));
+    this.lastOcc = new Int32Array(sorted.length);
+    this.scratch();
+    return this.places;
+  }
+
+  /**
+   * Step 1 through trigram places: the nearest stem within `k` edits (ties to the smallest raw rank), or
+   * -1 when none is — the answer `search(t, k, Infinity)` gives — or `CUT` when this way does not apply
+   * (a short or very long target, too few targets asked yet, too many places to read or stems to
+   * measure: the trie then). Why the stems measured hold every stem within `k` edits (the q-gram lemma
+   * with positions): an edit destroys at most three of the target's trigram occurrences, so `k` edits
+   * leave all but `3k` of them intact in the stem, each within `k` of its place in the target (only `k`
+   * insertions and deletions can shift it). Of the `c` occurrences taken (the rarest trigrams, at least
+   * `3k + 1`), a stem within `k` edits so holds at least `c - 3k` near their places.
+   */
+  private nearByGrams(t: string, k: number): number {
+    const m = t.length;
+    if (m < 3 * k + 3 || m > 1000 || this.sorted.length >= 1 << 21 || ++this.asked <= GRAMS_AFTER) return CUT;
+    const index = this.placeIndex();
+    const n = m - 2;
+    const lists: Int32Array[] = new Array(n);
+    for (let p = 0; p < n; p++)
+      lists[p] = index.get(t.charCodeAt(p) * 4294967296 + t.charCodeAt(p + 1) * 65536 + t.charCodeAt(p + 2)) ?? EMPTY;
+    const order = Array.from({ length: n }, (_, p) => p).sort((a, b) => lists[a]!.length - lists[b]!.length);
+    let taken = 0,
+      places = 0;
+    for (; taken < n; taken++) {
+      const len = lists[order[taken]!]!.length;
+      if (taken > 3 * k && places + len > NEAR_PLACES_SOFT) break;
+      places += len;
+    }
+    if (places > NEAR_PLACES) return CUT;
+    count('resolve.nearPlaces', places);
+    const need = taken - 3 * k;
+    const { sorted, rank, shared, touched, lastOcc } = this;
+    let nTouched = 0;
+    for (let o = 0; o < taken; o++) {
+      const p = order[o]!,
+        list = lists[p]!,
+        id = ++this.occId;
+      for (let c = 0; c < list.length; c++) {
+        const e = list[c]!,
+          q = e & 1023;
+        if (q > p + k || q < p - k) continue;
+        const i = e >> 10;
+        if (lastOcc[i] === id) continue; // this occurrence already counted for this stem
+        lastOcc[i] = id;
+        if (shared[i] === 0) touched[nTouched++] = i;
+        shared[i]!++;
+      }
+    }
+    // The stems that pass (kept at the front of `touched`).
+    let nPass = 0;
+    for (let c = 0; c < nTouched; c++) {
+      const i = touched[c]!;
+      if (shared[i]! >= need && Math.abs(sorted[i]!.length - m) <= k) touched[nPass++] = i;
+      shared[i] = 0;
+    }
+    if (nPass > NEAR_MEASURED) return CUT;
+    let bestRank = -1,
+      bestD = k + 1;
+    for (let c = 0; c < nPass; c++) {
+      const i = touched[c]!;
+      const d = editDistance(t, sorted[i]!, bestD > k ? k : bestD);
+      if (d < bestD || (d === bestD && rank[i]! < bestRank)) {
+        bestD = d;
+        bestRank = rank[i]!;
+      }
+    }
+    return bestRank;
   }
 
   /** The exact answer, whatever the work (tests and measurements compare the budgeted one with it). */
@@ -543,6 +643,14 @@ class StemIndex {
   /** posByRank[r]: the position in `sorted` of the stem of raw rank r. */
   private posByRank: Int32Array = new Int32Array(0);
 
+  /** `shared` and `touched` sized for the stems (zero between searches; `fromGrams` and `nearByGrams` share them). */
+  private scratch(): void {
+    const n = this.sorted.length;
+    if (this.shared.length === n) return;
+    this.shared = new Int32Array(n);
+    this.touched = new Int32Array(n);
+  }
+
   private gramIndex(): Map<number, Int32Array> {
     if (this.grams) return this.grams;
     const lists = new Map<number, number[]>();
@@ -556,8 +664,7 @@ class StemIndex {
     this.grams = new Map();
     for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
     const n = this.sorted.length;
-    this.shared = new Int32Array(n);
-    this.touched = new Int32Array(n);
+    this.scratch();
     this.posByRank = new Int32Array(n);
     for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
     return this.grams;
@@ -632,6 +739,23 @@ class StemIndex {
 
 /** `search` gave up within its budget. */
 const CUT = -2;
+const EMPTY = new Int32Array(0);
+/** Distinct targets answered by the trie alone before the trigram postings are built for step 1 (a vault with a few broken links does not pay for them). */
+const GRAMS_AFTER = 16;
+/** Trigram places step 1 reads at most; past it, the trie (so the work per target stays bounded). */
+const NEAR_PLACES = 2000;
+/** Places step 1 reads beyond the `3k + 1` occurrences it needs, to measure fewer stems. */
+const NEAR_PLACES_SOFT = 300;
+/** Stems step 1 measures at most; when more pass its filter, the trie. */
+const NEAR_MEASURED = 64;
+
+/** Every trigram occurrence of a folded target of three units or more, as numbers (see `distinctGrams`), sorted. */
+function occurrences(s: string): Float64Array {
+  const out = new Float64Array(Math.max(0, s.length - 2));
+  for (let i = 0; i + 3 <= s.length; i++)
+    out[i] = s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2);
+  return out.sort();
+}
 
 /** The distinct trigrams of a folded stem as numbers (three UTF-16 units), sorted; a stem shorter than three is one (negative) gram. */
 function distinctGrams(s: string): number[] {
@@ -640,13 +764,9 @@ function distinctGrams(s: string): number[] {
       -1 -
         (s.length === 0 ? 0 : s.length === 1 ? s.charCodeAt(0) + 1 : (s.charCodeAt(0) + 1) * 65537 + s.charCodeAt(1)),
     ];
+  const all = occurrences(s);
   const out: number[] = [];
-  for (let i = 0; i + 3 <= s.length; i++)
-    out.push(s.charCodeAt(i) * 4294967296 + s.charCodeAt(i + 1) * 65536 + s.charCodeAt(i + 2));
-  out.sort((a, b) => a - b);
-  let n = 0;
-  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i]!;
-  out.length = n;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.push(all[i]!);
   return out;
 }
 

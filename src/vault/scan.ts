@@ -408,13 +408,18 @@ function scanInline(
   code: [number, number][],
   ctx: Inline,
 ): void {
+  // Searched within the unit alone (a slice shares the text's characters): searched in the whole text,
+  // the last search of every unit ran on to the next such character of the file (at hard 10k, 71 M
+  // characters past the units' ends, for 48 M within them).
+  const unit = start === 0 && end === text.length ? text : text.slice(start, end);
   let i = start;
   while (i < end) {
-    INTERESTING.lastIndex = i;
-    const hit = INTERESTING.exec(text);
-    if (!hit || hit.index >= end) return;
+    INTERESTING.lastIndex = i - start;
+    const hit = INTERESTING.exec(unit);
+    count('scan.inlineChars', (hit ? hit.index : unit.length) - (i - start));
+    if (!hit) return;
     count('scan.inlineSteps');
-    i = hit.index;
+    i = hit.index + start;
     const ch = text[i];
     if (ch === '\\') i = i + 1 < end && ASCII_PUNCT.test(text[i + 1]!) ? i + 2 : i + 1;
     else if (ch === '`') i = codeSpan(text, i, end, links, code, ctx);
