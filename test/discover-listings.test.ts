@@ -96,16 +96,22 @@ function apply(root: string, outside: string, o: Op): void {
   }
 }
 
+/** A vault of one note and two empty folders, with a file outside it for links that leave. */
+function startVault(): { base: string; root: string; outside: string } {
+  const base = tempDir();
+  const root = join(base, 'vault');
+  const outside = join(base, 'outside.md');
+  writeFileSync(outside, 'secret\n');
+  mkdirSync(join(root, 'a', 'b'), { recursive: true });
+  writeFileSync(join(root, 'note-0.md'), 'first\n');
+  return { base, root, outside };
+}
+
 describe('discovery with folder listings', () => {
   it(`finds what a fresh walk finds (${RUNS} runs)`, () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
-        const base = tempDir();
-        const root = join(base, 'vault');
-        const outside = join(base, 'outside.md');
-        writeFileSync(outside, 'secret\n');
-        mkdirSync(join(root, 'a', 'b'), { recursive: true });
-        writeFileSync(join(root, 'note-0.md'), 'first\n');
+        const { base, root, outside } = startVault();
         let listings: Map<string, FolderListing> | undefined;
         for (const o of ops) {
           apply(root, outside, o);
@@ -123,12 +129,7 @@ describe('discovery with folder listings', () => {
   it(`guard's stored discovery gives what a fresh walk finds (${RUNS} runs)`, () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
-        const base = tempDir();
-        const root = join(base, 'vault');
-        const outside = join(base, 'outside.md');
-        writeFileSync(outside, 'secret\n');
-        mkdirSync(join(root, 'a', 'b'), { recursive: true });
-        writeFileSync(join(root, 'note-0.md'), 'first\n');
+        const { base, root, outside } = startVault();
         for (const o of ops) {
           apply(root, outside, o);
           // Twice: the first call may store the walk, the second may answer from what it stored.
