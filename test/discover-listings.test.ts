@@ -177,10 +177,34 @@ describe('discovery with folder listings', () => {
     cachedDiscovery(root, true, MARGIN);
     expect(readDiscovery(root)).toBeDefined();
     expect(readDiscovery(`${root}/`)).toBeUndefined();
+    // A file that names a path no walk yields (out of the vault, hidden, in an unlisted folder) is not used.
+    const good = readFileSync(join(root, DISCOVERY_FILE), 'utf8');
+    const crafted = (edit: (d: { markdown: string; folders: (string | number)[] }) => void): void => {
+      const d = JSON.parse(good) as { markdown: string; folders: (string | number)[] };
+      edit(d);
+      writeFileSync(join(root, DISCOVERY_FILE), JSON.stringify(d));
+    };
+    for (const bad of ['../outside.md', 'a/../../outside.md', '.memlint/x.md', 'a//y.md', 'zzz/y.md', '/etc/x.md']) {
+      crafted((d) => (d.markdown = `${d.markdown}\0${bad}`));
+      expect(readDiscovery(root), bad).toBeUndefined();
+    }
+    crafted((d) => d.folders.push('..', 0, 0));
+    expect(readDiscovery(root)).toBeUndefined();
+    writeFileSync(join(root, DISCOVERY_FILE), good);
+    expect(readDiscovery(root)).toBeDefined();
     writeFileSync(join(root, DISCOVERY_FILE), '{not json');
     expect(readDiscovery(root)).toBeUndefined();
     expect(cachedDiscovery(root, false, MARGIN)).toEqual(discover(root));
     expect(readFileSync(join(root, DISCOVERY_FILE), 'utf8')).toBe('{not json');
+  });
+
+  it('answers from the stored discovery of a vault with no file but notes', () => {
+    const root = join(tempDir(), 'vault');
+    mkdirSync(join(root, '.memlint', 'cache'), { recursive: true });
+    writeFileSync(join(root, 'x.md'), 'n\n');
+    sleep(MARGIN + 15);
+    cachedDiscovery(root, true, MARGIN);
+    expect(readDiscovery(root)).toEqual(discover(root));
   });
 
   it('does not record a folder changed within the margin before the walk (racy clean)', () => {

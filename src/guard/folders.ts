@@ -3,10 +3,10 @@
  * entries as discovery last read them, so that a guard call reads again only the folders that
  * changed (vault/discover.ts says why that is safe). Corrupt or foreign: ignored and rewritten.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { writeCacheFile } from '../util/cache-dir.js';
-import { discover, type DiscoveredFile, type Discovery, type FolderListing } from '../vault/discover.js';
+import { absolutePath, discover, type DiscoveredFile, type Discovery, type FolderListing } from '../vault/discover.js';
 import { CACHE_KEY } from '../version.js';
 
 export const FOLDERS_FILE = join('.memlint', 'cache', 'folders-v1.json');
@@ -103,9 +103,20 @@ interface StoredDiscovery {
   readonly other: string;
 }
 
-const absOf = (root: string, path: string): string =>
-  sep === '/' ? `${root}/${path}` : `${root}${sep}${path.split('/').join(sep)}`;
 const splitPaths = (s: string): string[] => (s === '' ? [] : s.split('\0'));
+/**
+ * A folder path with a segment no walk yields: empty, hidden (`.`, `..`, `.memlint`), node_modules, or (on Windows)
+ * holding a separator. A damaged or crafted file must not send guard out of the vault: its folders are checked with
+ * this, and each file must sit directly in one of them.
+ */
+const BAD_SEGMENT =
+  sep === '/'
+    ? /(?:^|[\0/])(?:[\0/]|$|\.|node_modules(?:[\0/]|$))/
+    : /(?:^|[\0/])(?:[\0/]|$|\.|node_modules(?:[\0/]|$))|\\/;
+const parentOf = (path: string): string => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+};
 
 /** The stored discovery when no folder it read has changed since; undefined otherwise (or missing, corrupt, foreign). */
 export function readDiscovery(root: string): Discovery | undefined {
@@ -125,19 +136,32 @@ export function readDiscovery(root: string): Discovery | undefined {
     typeof d.other !== 'string'
   )
     return undefined;
+  // Each folder a real one (not a link: the walk never enters one), its parent listed before it, the root first.
+  // Each file directly in a listed folder (its name holds no separator).
   const f = d.folders;
+  const folders = new Set<string>();
   for (let i = 0; i < f.length; i += 3) {
     const rel = f[i],
       mtimeMs = f[i + 1],
       ctimeMs = f[i + 2];
     if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || typeof ctimeMs !== 'number') return undefined;
-    const st = statSync(rel ? absOf(root, rel) : root, { throwIfNoEntry: false });
+    if (rel ? BAD_SEGMENT.test(rel) || !folders.has(parentOf(rel)) : i !== 0) return undefined;
+    const st = rel
+      ? lstatSync(absolutePath(root, rel), { throwIfNoEntry: false })
+      : statSync(root, { throwIfNoEntry: false });
     if (!st || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs || !st.isDirectory()) return undefined;
+    folders.add(rel);
   }
   const paths = splitPaths(d.markdown);
+  const other = splitPaths(d.other);
+  for (const p of other) if (!folders.has(parentOf(p))) return undefined;
   const markdown = new Array<DiscoveredFile>(paths.length);
-  for (let i = 0; i < paths.length; i++) markdown[i] = { path: paths[i]!, absPath: absOf(root, paths[i]!), via: null };
-  return { markdown, other: splitPaths(d.other), skipped: [] };
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
+    if (!folders.has(parentOf(path))) return undefined;
+    markdown[i] = { path, absPath: absolutePath(root, path), via: null };
+  }
+  return { markdown, other, skipped: [] };
 }
 
 /**

@@ -158,6 +158,10 @@ function walk(
   return out;
 }
 
+/** A vault path (`/`-separated) under the root as given. */
+export const absolutePath = (root: string, path: string): string =>
+  sep === '/' ? `${root}/${path}` : `${root}${sep}${path.split('/').join(sep)}`;
+
 export function discover(root: string, options: DiscoverOptions = {}): Discovery {
   const realRoot = realpathSync(root);
   const markdown: DiscoveredFile[] = [];
@@ -173,7 +177,7 @@ export function discover(root: string, options: DiscoverOptions = {}): Discovery
       continue;
     }
     if (e.kind !== 'f') continue;
-    const absPath = sep === '/' ? `${root}/${e.path}` : `${root}${sep}${e.path.split('/').join(sep)}`;
+    const absPath = absolutePath(root, e.path);
     const raw = rawNames.get(e.path);
     if (raw)
       skipped.push({
