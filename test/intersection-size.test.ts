@@ -4,8 +4,8 @@
  * issue 14). Both must count what a Set counts, on balanced and unbalanced, dense and sparse arrays.
  */
 import { describe, expect, it } from 'vitest';
-import { intersectionSize, jaccard, containment } from '../src/similarity/text.js';
-import { similarity, THRESHOLDS } from '../src/similarity/score.js';
+import { intersectionSize, intersectionWith, jaccard, containment } from '../src/similarity/text.js';
+import { similarity, similarityTo, THRESHOLDS } from '../src/similarity/score.js';
 
 /** A seeded generator (mulberry32). */
 function rng(seed: number): () => number {
@@ -63,6 +63,44 @@ describe('intersectionSize', () => {
       expect(s.containment).toBe(
         round(Math.min(a.length, b.length) >= THRESHOLDS.minShinglesForContainment ? containment(a, b) : jaccard(a, b)),
       );
+    }
+  });
+
+  it('intersectionWith (one set prepared for many) counts what a Set counts, also when low 16 bits collide', () => {
+    const r = rng(41);
+    let collided = 0;
+    for (let k = 0; k < 2000; k++) {
+      // Ranges 16 and 1000 are dense; the spread one puts many values on one low-16-bit slot (k * 65536 + slot).
+      const kind = k % 4;
+      const make = (n: number): Uint32Array =>
+        kind === 3
+          ? Uint32Array.from(
+              new Set(
+                Array.from({ length: n }, () => ((Math.floor(r() * 65536) * 65536) | (Math.floor(r() * 8) * 7)) >>> 0),
+              ),
+            ).sort()
+          : sortedDistinct(r, n, [16, 1000, 2 ** 32 - 1][kind]!);
+      const a = make(Math.floor(r() * 400));
+      const prepared = intersectionWith(a);
+      for (let m = 0; m < 5; m++) {
+        const b = make(Math.floor(r() * (m % 2 ? 6000 : 500)));
+        const want = bySet(a, b);
+        expect(prepared(b)).toBe(want);
+        if (kind === 3 && b.length > 0 && a.length > 0 && want < Math.min(a.length, b.length)) collided++;
+      }
+    }
+    expect(collided).toBeGreaterThan(100);
+  });
+
+  it('similarityTo(a)(b) is similarity(a, b)', () => {
+    const r = rng(9);
+    for (let k = 0; k < 300; k++) {
+      const a = sortedDistinct(r, Math.floor(r() * 300), 5000);
+      const to = similarityTo(a);
+      for (let m = 0; m < 4; m++) {
+        const b = sortedDistinct(r, Math.floor(r() * 3000), 5000);
+        expect(to(b)).toEqual(similarity(a, b));
+      }
     }
   });
 });

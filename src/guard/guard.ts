@@ -6,7 +6,7 @@ import { loadVault } from '../vault/load.js';
 import type { Config } from '../config/schema.js';
 import { noteClauses, noteConflicts, type NoteClauses } from '../similarity/conflict.js';
 import { estimate, signature } from '../similarity/minhash.js';
-import { similarity as similarityOf, THRESHOLDS } from '../similarity/score.js';
+import { similarity as similarityOf, similarityTo, THRESHOLDS } from '../similarity/score.js';
 import { shingleHashes, statedText, tokens } from '../similarity/text.js';
 import { runRules } from '../rules/engine.js';
 import { asksAbout, DRAFT_RULES } from '../rules/draft.js';
@@ -267,8 +267,9 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
     // arrays) because meta() decodes JSON, and most candidates stop there.
     const scored: { n: NoteSignature; similarity: number }[] = [];
+    const toDraft = similarityTo(draftHashes);
     for (const n of candidates) {
-      const similarity = similarityOf(draftHashes, n.shingles).score;
+      const similarity = toDraft(n.shingles).score;
       if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
     }
     // Reading a note and running the conflict engine on it is the expensive part: only notes close

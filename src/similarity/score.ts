@@ -3,7 +3,7 @@
  * thresholds. Similarity is over word-bigram shingle sets (text.ts): the larger of Jaccard and, when
  * the smaller set is big enough for it to mean something, containment (a short note inside a long one).
  */
-import { containment, intersectionSize, jaccard } from './text.js';
+import { containment, intersectionSize, intersectionWith, jaccard } from './text.js';
 
 export const THRESHOLDS = {
   /** At or above: the same note (guard refuses; consolidate proposes a merge; the Hermes rule warns). Config `guard.refuse` overrides it for guard. */
@@ -33,7 +33,16 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Similarity of two sorted, distinct shingle-hash sets, rounded to 3 decimals. */
 export function similarity(a: Uint32Array, b: Uint32Array): Similarity {
-  const inter = intersectionSize(a, b);
+  return fromIntersection(a, b, intersectionSize(a, b));
+}
+
+/** `similarity(a, b)` for one `a` against many `b` (guard's draft against its candidates): `a` is prepared once (`intersectionWith`). */
+export function similarityTo(a: Uint32Array): (b: Uint32Array) => Similarity {
+  const inter = intersectionWith(a);
+  return (b) => fromIntersection(a, b, inter(b));
+}
+
+function fromIntersection(a: Uint32Array, b: Uint32Array, inter: number): Similarity {
   const j = jaccard(a, b, inter);
   const c = Math.min(a.length, b.length) >= THRESHOLDS.minShinglesForContainment ? containment(a, b, inter) : j;
   return { jaccard: round(j), containment: round(c), score: round(Math.max(j, c)) };

@@ -446,6 +446,43 @@ export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
   return n;
 }
 
+/**
+ * One sorted, distinct set prepared for intersections with many others (guard: a draft against thousands of
+ * candidates): a 65,536-bit map of its hashes' low 16 bits rules most of another set's hashes out with one load and
+ * no branch a merge would mispredict, and the few that pass are confirmed by a binary search. Against a set more
+ * than 16 times larger, the galloping search of `intersectionSize`. The same count as `intersectionSize(set, other)`.
+ */
+export function intersectionWith(set: Uint32Array): (other: Uint32Array) => number {
+  const bits = new Int32Array(2048);
+  for (let k = 0; k < set.length; k++) {
+    const h = set[k]!;
+    bits[(h & 0xffff) >>> 5]! |= 1 << (h & 31);
+  }
+  const last = set.length - 1;
+  return (other) => {
+    if (set.length * 16 < other.length) return gallopingIntersection(set, other);
+    if (other.length * 16 < set.length) return gallopingIntersection(other, set);
+    let n = 0;
+    for (let k = 0; k < other.length; k++) {
+      const h = other[k]!;
+      if ((bits[(h & 0xffff) >>> 5]! & (1 << (h & 31))) === 0) continue;
+      let lo = 0,
+        hi = last;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = set[mid]!;
+        if (v < h) lo = mid + 1;
+        else if (v > h) hi = mid - 1;
+        else {
+          n++;
+          break;
+        }
+      }
+    }
+    return n;
+  };
+}
+
 /** Each item of `small` looked up in `large` from where the last one was found: doubling steps, then a binary search. */
 function gallopingIntersection(small: Uint32Array, large: Uint32Array): number {
   const len = large.length;
