@@ -15,6 +15,7 @@ import {
   sameThing,
   scoped,
   sharesSubject,
+  splitClauses,
   type NoteClaims,
   type Stance,
 } from '../src/similarity/claims.js';
@@ -288,7 +289,8 @@ describe('refusals near a word, read only where a refusing word may be', () => {
       const text = parts.join('');
       const near = refusalWords(text);
       // Everywhere: a refusing word may start before every word and after it.
-      const everywhere = { before: -1, after: Array.from({ length: text.length + 1 }, (_, i) => i) };
+      // (ascii: false, the Unicode regexes: on ASCII texts `near` reads with their ASCII twins.)
+      const everywhere = { before: -1, after: Array.from({ length: text.length + 1 }, (_, i) => i), ascii: false };
       for (const m of text.matchAll(/\S+/g)) {
         const [start, end] = [m.index, m.index + m[0].length];
         const full = refusedNear(text, start, end, false, everywhere);
@@ -297,6 +299,112 @@ describe('refusals near a word, read only where a refusing word may be', () => {
       }
     }
     expect(refused).toBeGreaterThan(1000);
+  });
+
+  it('on ASCII clauses, read with the ASCII twins, are what the Unicode regexes read', () => {
+    const r = seeded(31);
+    const PIECES = [
+      'never',
+      'NEVER',
+      "don't",
+      'dont',
+      'do',
+      'does',
+      'must',
+      "mustn't",
+      'should',
+      'not',
+      'no',
+      'No',
+      'longer',
+      'removed',
+      'replaced',
+      'ditched',
+      'is',
+      'was',
+      'has been',
+      'foi',
+      'fica',
+      'forbidden',
+      'Banned',
+      'instead',
+      'of',
+      'nunca',
+      'jamais',
+      'evitar',
+      'evite',
+      'nem',
+      'removidos',
+      'proibida',
+      'descontinuado',
+      'use',
+      'used',
+      'allowed',
+      "isn't",
+      "aren't",
+      'even',
+      'now',
+      'stop',
+      'the',
+      'da',
+      'de',
+      'para',
+      'los',
+      'en',
+      '`npm`',
+      'main',
+      'x',
+      '_',
+      '1',
+      '**',
+      ')',
+      'gone',
+      'obsolete',
+      'retired',
+      'nemo',
+      'xno',
+    ];
+    const SEPS = [' ', '  ', '\t', ', ', '. ', '; ', '(', '-', "'"];
+    let refused = 0,
+      read = 0;
+    for (let k = 0; k < 2500; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 14); i > 0; i--)
+        parts.push(PIECES[Math.floor(r() * PIECES.length)]!, SEPS[Math.floor(r() * SEPS.length)]!);
+      const text = parts.join('');
+      const twins = refusalWords(text, true);
+      const unicode = refusalWords(text, false);
+      expect(twins.ascii).toBe(true);
+      expect([twins.before, twins.after], JSON.stringify(text)).toEqual([unicode.before, unicode.after]);
+      for (const m of text.matchAll(/\S+/g)) {
+        const [start, end] = [m.index, m.index + m[0].length];
+        const want = refusedNear(text, start, end, false, unicode);
+        expect(refusedNear(text, start, end, false, twins), JSON.stringify([text, start, end])).toBe(want);
+        if (want) refused++;
+        read++;
+      }
+    }
+    expect(refused).toBeGreaterThan(1500);
+    expect(read - refused).toBeGreaterThan(1500);
+  });
+});
+
+describe('clauses of an ASCII sentence', () => {
+  it('split by the ASCII twin of CLAIM_SPLIT are the clauses the Unicode one splits', () => {
+    const r = seeded(37);
+    const PIECES = ['never', 'not', "don't", 'do not', 'no', 'NO', 'but', 'But', 'nunca', 'nem', 'mas', 'x', 'nobody'];
+    const SEPS = [' ', ', ', ',', '; ', ' - ', '-', ' -', '- ', ' but ', '  but  ', ',  ', '.', ', no', '(', "'"];
+    let split = 0;
+    for (let k = 0; k < 4000; k++) {
+      const parts: string[] = [];
+      for (let i = 1 + Math.floor(r() * 10); i > 0; i--)
+        parts.push(PIECES[Math.floor(r() * PIECES.length)]!, SEPS[Math.floor(r() * SEPS.length)]!);
+      const text = parts.join('');
+      const want = splitClauses(text, false);
+      expect(splitClauses(text, true), JSON.stringify(text)).toEqual(want);
+      if (want.length > 1) split++;
+    }
+    expect(split).toBeGreaterThan(2000);
   });
 });
 
