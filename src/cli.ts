@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { isatty } from 'node:tty';
 import { main } from './main.js';
 import { readStdin as readAll } from './util/stdin.js';
+import { fdWriter, isTerminal, stdStream } from './util/stdout.js';
 
 // `process.stdin` is created only when a command needs the stream (its set-up is a cost every guard call paid).
 let stdinStream = false;
@@ -12,8 +12,12 @@ const stdin = (): AsyncIterable<Buffer> => {
 const readStdin = (): Promise<string> => readAll(stdin);
 
 let lines: AsyncIterator<string> | null = null;
+// Output is written with writeSync (util/stdout.ts): `process.stdout` is made only for the interactive questions below.
+const stdout = fdWriter(1);
+const stderr = fdWriter(2);
+
 const ask = async (question: string): Promise<string | null> => {
-  process.stdout.write(question);
+  stdStream(1).write(question);
   stdinStream = true;
   if (!lines) {
     const { createInterface } = await import('node:readline');
@@ -29,7 +33,7 @@ let ended = false;
 let waiting: (() => void) | null = null;
 let listening = false;
 const key = async (question: string): Promise<string | null> => {
-  process.stdout.write(question);
+  stdStream(1).write(question);
   stdinStream = true;
   if (!listening) {
     listening = true;
@@ -63,23 +67,16 @@ const key = async (question: string): Promise<string | null> => {
     if (raw) process.stdin.setRawMode(false);
   }
 };
-// `memlint check | head -1`: the reader left; stop quietly instead of throwing EPIPE with a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    throw e;
-  });
-}
-
+// `memlint check | head -1`: the reader left; the writers stop quietly instead of throwing EPIPE with a stack trace.
 // No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
 void main({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
   env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr,
   readStdin,
-  stdinIsTTY: isatty(0),
+  stdinIsTTY: isTerminal(0),
   ask,
   key,
 }).then((code) => {
