@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { catalogLine } from '../src/catalog/build.js';
 import { checkVault } from '../src/check.js';
+import type { NoteMeta, VaultFile } from '../src/vault/model.js';
 import { corpusVaults, hasCorpus } from './helpers/corpus.js';
 import { copyToTemp, runBin } from './helpers/run.js';
 
@@ -60,5 +62,37 @@ describe('catalog', () => {
         src,
       ).toEqual([]);
     }
+  });
+});
+
+describe('catalogLine, memoized by front matter object', () => {
+  // The gate builds a catalog per trial; notes it leaves unchanged keep their front matter object. A line is
+  // reused only when the name, description, stem and path it was made of are all the same.
+  const note = (meta: object, stem: string, path: string): VaultFile => ({ meta, stem, path }) as unknown as VaultFile;
+  const meta = (name: string | null, description: string | null): NoteMeta => ({
+    name,
+    description,
+    type: 'reference',
+    modified: null,
+    origin: null,
+    shape: 'flat',
+  });
+
+  it('gives the line of the note it is asked about, whatever it made before for the same front matter object', () => {
+    const m = meta('alpha', 'about alpha');
+    expect(catalogLine(note(m, 'alpha', 'alpha.md'))).toBe('- [alpha](alpha.md) — about alpha');
+    expect(catalogLine(note(m, 'alpha', 'alpha.md'))).toBe('- [alpha](alpha.md) — about alpha');
+    // Same object, another path or stem (a note moved): a new line.
+    expect(catalogLine(note(m, 'alpha', 'sub/alpha.md'))).toBe('- [alpha](sub/alpha.md) — about alpha');
+    const unnamed = meta(null, null);
+    expect(catalogLine(note(unnamed, 'beta', 'beta.md'))).toBe('- [beta](beta.md)');
+    expect(catalogLine(note(unnamed, 'gamma', 'beta.md'))).toBe('- [gamma](beta.md)');
+    // Same object with other strings in it (front matter objects are not frozen): a new line.
+    const changing = meta('delta', 'one') as { name: string | null; description: string | null };
+    expect(catalogLine(note(changing, 'delta', 'delta.md'))).toBe('- [delta](delta.md) — one');
+    changing.description = 'two';
+    expect(catalogLine(note(changing, 'delta', 'delta.md'))).toBe('- [delta](delta.md) — two');
+    changing.name = 'epsilon';
+    expect(catalogLine(note(changing, 'delta', 'delta.md'))).toBe('- [epsilon](delta.md) — two');
   });
 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordSets, literalsOf } from '../src/util/keywords.js';
+import { KeywordSets, literalsOf, type LetterRun } from '../src/util/keywords.js';
 import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 import { propertyRuns } from './helpers/ci.js';
@@ -86,5 +86,57 @@ describe('KeywordSets.present', () => {
       });
     }
     expect(hits).toBeGreaterThan(3);
+  });
+});
+
+describe('KeywordSets with a letter run', () => {
+  // The run's definition as a regex: single letters a–z, each two apart by 1 to `gap` separators.
+  const runRegex = (run: LetterRun, foldCase: boolean): RegExp => {
+    const sep = `[${[...run.separators].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`;
+    return new RegExp(
+      `(?<![a-z])[a-z](?:${sep}{1,${run.gap}}[a-z]){${run.letters - 1},}(?![a-z])`,
+      foldCase ? 'i' : '',
+    );
+  };
+
+  it('sets RUN_BIT exactly when the text holds the run, and the literal bits as without it', () => {
+    const unit = fc.constantFrom('a', 'b', 'z', 'ab', 'A', 'Q', ' ', '  ', '.', '·', '-', '\t', '\n', 'é', '語', '1');
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(' ', ' .·', ' \t._·*|-'),
+        fc.boolean(),
+        (parts, letters, gap, separators, foldCase) => {
+          const text = parts.join('');
+          const run: LetterRun = { letters, gap, separators };
+          const sets = [['ab'], ['z ', 'q']];
+          const withRun = new KeywordSets(sets, foldCase, run).present(text);
+          const bit = (withRun >> KeywordSets.RUN_BIT) & 1;
+          expect(bit, `${JSON.stringify(run)} in ${JSON.stringify(text)}`).toBe(
+            runRegex(run, foldCase).test(text) ? 1 : 0,
+          );
+          expect(withRun & ~(1 << KeywordSets.RUN_BIT)).toBe(new KeywordSets(sets, foldCase).present(text));
+        },
+      ),
+      { numRuns: propertyRuns(2000) },
+    );
+  });
+
+  it('finds spaced-out letters and nothing in plain prose', () => {
+    const run: LetterRun = { letters: 7, separators: ' \t._·*|-', gap: 3 };
+    const has = (text: string): boolean => ((new KeywordSets([], false, run).present(text) >> 30) & 1) === 1;
+    expect(has('please i g n o r e p r e v i o u s')).toBe(true);
+    expect(has('y.o.u.a.r.e.n.o.w')).toBe(true);
+    expect(has('y.o.u.a.r.e now')).toBe(false); // 6 letters, then a word
+    expect(has('j · a · i · l · b · r · e')).toBe(true);
+    expect(has('j · a · i · l · b · r · eak')).toBe(false);
+    expect(has('i g n o r e')).toBe(false); // 6 letters
+    expect(has('i g n o r    e x')).toBe(false); // a gap of 4
+    expect(has('a b c d e f g')).toBe(true);
+    expect(has('this is a test of a b c d e f g h')).toBe(true);
+    expect(has('this is a test of a b c and d e f g h')).toBe(false);
+    expect(has('e.g. a word, i.e. a b c')).toBe(false);
   });
 });

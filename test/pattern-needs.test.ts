@@ -3,12 +3,15 @@
 // every match of its pattern: on the attack samples, hand-written matches, and every corpus note.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runnable, type Pattern, type PatternSet } from '../src/rules/security/patterns.js';
+import { matchedOnView, runnable, type Pattern, type PatternSet } from '../src/rules/security/patterns.js';
 import { normalizeForMatching } from '../src/rules/security/normalize.js';
 import { PATTERNS as PERSISTENCE } from '../src/rules/security/persistence.js';
 import { PATTERNS as SECRET } from '../src/rules/security/secret.js';
 import { PATTERNS as INJECTION } from '../src/rules/security/prompt-injection.js';
 import { ATTACKS, BENIGN } from './data/attacks.js';
+import fc from 'fast-check';
+import { KeywordSets } from '../src/util/keywords.js';
+import { propertyRuns } from './helpers/ci.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
 
 const names = (set: PatternSet, text: string): string[] => runnable(set, text).map((r) => r.pattern.name);
@@ -104,5 +107,81 @@ describe('the rules’ needs', () => {
     checkNeeds(PERSISTENCE, true, all);
     checkNeeds(SECRET, false, all);
     checkNeeds(INJECTION, true, all);
+  });
+});
+
+/** Whether `text` holds the pattern's letter run (as the keyword pass finds it). */
+const holdsRun = (p: Pattern, text: string): boolean =>
+  ((new KeywordSets([], false, p.run).present(text) >> KeywordSets.RUN_BIT) & 1) === 1;
+
+describe('a pattern’s letter run (run)', () => {
+  const spaced = INJECTION.filter((p) => p.run);
+  it('is given for the spaced-out pattern only', () => {
+    expect(spaced.map((p) => p.name)).toEqual(['instruction override (spaced-out letters)']);
+  });
+
+  it('is held by every match of its pattern: samples, and random spaced-out and near-miss texts', () => {
+    let matched = 0;
+    for (const raw of samples()) {
+      const text = normalizeForMatching(raw).text;
+      for (const p of spaced)
+        if (p.re.test(text)) {
+          matched++;
+          expect(holdsRun(p, text), JSON.stringify(raw)).toBe(true);
+        }
+    }
+    expect(matched).toBeGreaterThanOrEqual(1);
+    // Letters (now and then a word or another character) each followed by 1–4 separators (now and then another
+    // character among them): matches, and near misses by one letter, one separator or one character.
+    const letter = fc.oneof(
+      { arbitrary: fc.constantFrom('i', 'g', 'n', 'o', 'r', 'e'), weight: 12 },
+      { arbitrary: fc.constantFrom('ab', 'é', '1', '"', '(', '>', '\n'), weight: 1 },
+    );
+    const sep = fc.oneof(
+      { arbitrary: fc.constantFrom(' ', '.', '·', '*', '|', '-', '_', '\t'), weight: 12 },
+      { arbitrary: fc.constantFrom('\n', ':', 'x'), weight: 1 },
+    );
+    const unit = fc.tuple(letter, fc.array(sep, { minLength: 1, maxLength: 4 })).map(([l, s]) => l + s.join(''));
+    let hits = 0;
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 50 }), (parts) => {
+        const text = parts.join('');
+        for (const p of spaced)
+          if (p.re.test(text)) {
+            hits++;
+            expect(holdsRun(p, text), JSON.stringify(text)).toBe(true);
+          }
+      }),
+      { numRuns: propertyRuns(5000) },
+    );
+    expect(hits).toBeGreaterThan(0);
+  });
+});
+
+describe('sets matched on the normalized view share one keyword pass', () => {
+  it('each answers as it does alone, the pass made once per view for all of them', () => {
+    // The spaced-out pattern's run (one run is counted per pass: the first a set of the group asks for).
+    const run = INJECTION.find((p) => p.run)!.run!;
+    const a = matchedOnView({
+      patterns: [
+        { name: 'abc', pre: /abc|zz/, re: /abc/ },
+        { name: 'run', run, re: /x/ },
+        { name: 'needs', pre: /de/, needs: />>|tee/, re: /de/ },
+      ],
+    });
+    const b = matchedOnView({ trigger: /q\b|rc\b/, patterns: [{ name: 'def', pre: /def/, re: /def/ }] });
+    const c = matchedOnView({ patterns: [{ name: 'rc', pre: /rc\b/, needs: /zz/, re: /rc/ }] });
+    const unit = fc.constantFrom('abc', 'zz', 'de', 'def', '>>', 'tee', 'q', 'rc', 'x', ' ', '.', 'a b c d', ' e.f.g');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 20 }), (parts) => {
+        const text = parts.join('');
+        const view = {};
+        for (const set of [a, b, c, a]) {
+          const shared = runnable(set, text, view).map((r) => r.pattern.name);
+          expect(shared, JSON.stringify(text)).toEqual(names({ ...set }, text));
+        }
+      }),
+      { numRuns: propertyRuns(2000) },
+    );
   });
 });

@@ -11,7 +11,37 @@ export const escapeText = (s: string): string => s.replace(/[[\]\\]/g, (c) => `\
 const NOT_ONE_LINE = /[^\S ]| {2}|^ | $/;
 const oneLine = (s: string): string => (NOT_ONE_LINE.test(s) ? s.replace(/\s+/g, ' ').trim() : s);
 
+/**
+ * Lines made, by the note's front matter object: the gate builds the catalog of each trial's post-image, and a note
+ * the trial leaves unchanged keeps its front matter object (its parse is reused). A line is a function of the four
+ * strings it is made of; a hit must have all four the same.
+ */
+interface MadeLine {
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly stem: string;
+  readonly path: string;
+  readonly line: string;
+}
+const madeLines = new WeakMap<object, MadeLine>();
+
 export function catalogLine(note: VaultFile): string {
+  const { meta, stem, path } = note;
+  const hit = madeLines.get(meta);
+  if (
+    hit !== undefined &&
+    hit.name === meta.name &&
+    hit.description === meta.description &&
+    hit.stem === stem &&
+    hit.path === path
+  )
+    return hit.line;
+  const line = makeLine(note);
+  madeLines.set(meta, { name: meta.name, description: meta.description, stem, path, line });
+  return line;
+}
+
+function makeLine(note: VaultFile): string {
   const name = oneLine(note.meta.name ?? '') || note.stem;
   // A credential in a description is reported on its note; the catalog (loaded or linked by the index) must not
   // hold a second copy of it, so it shows the masked form. Same vault, same bytes still holds.

@@ -7,17 +7,48 @@
 
 const ALPHABET = 128;
 
+/**
+ * A run of single letters a–z (each with no letter a–z on either side), every two of them apart by 1 to `gap`
+ * characters of `separators` and nothing else: "i g n o r e", "y.o.u.a.r.e". `present` sets bit
+ * `KeywordSets.RUN_BIT` when the text has a run of at least `letters` of them (with `foldCase`, A–Z count as
+ * their lower-case letter). A pattern whose every match holds such a run is run only when this bit is set.
+ */
+export interface LetterRun {
+  readonly letters: number;
+  /** Single UTF-16 units (any, ASCII or not) that may stand between two letters of the run. */
+  readonly separators: string;
+  readonly gap: number;
+}
+
 export class KeywordSets {
+  /** The bit `present` sets for a text holding the letter run the sets were built with. */
+  static readonly RUN_BIT = 30;
   /** delta[state * 128 + unit]: the next state. */
   private readonly delta: Int32Array;
   /** Bit i: a literal of set i ends at this state (or at a state its failure chain reaches). */
   private readonly out: Int32Array;
   private readonly foldCase: boolean;
+  /** The letter run looked for, if any: its separators as a table over UTF-16 units. */
+  private readonly run: { readonly letters: number; readonly gap: number; readonly sep: Uint8Array } | null;
 
-  /** At most 31 sets, each of non-empty ASCII literals. `foldCase`: ASCII letters match either case. */
-  constructor(sets: readonly (readonly string[])[], foldCase = false) {
-    if (sets.length > 31) throw new Error('KeywordSets: at most 31 sets');
+  /**
+   * At most 31 sets (30 with a letter run), each of non-empty ASCII literals. `foldCase`: ASCII letters match
+   * either case. `run`: a letter run to look for in the same pass (bit `RUN_BIT`).
+   */
+  constructor(sets: readonly (readonly string[])[], foldCase = false, run?: LetterRun) {
+    if (sets.length > (run ? 30 : 31)) throw new Error(`KeywordSets: at most ${run ? 30 : 31} sets`);
     this.foldCase = foldCase;
+    if (run) {
+      const sep = new Uint8Array(0x10000);
+      for (let i = 0; i < run.separators.length; i++) {
+        const c = run.separators.charCodeAt(i);
+        if ((c >= 97 && c <= 122) || (foldCase && c >= 65 && c <= 90))
+          throw new Error('KeywordSets: a letter cannot separate the letters of a run');
+        sep[c] = 1;
+      }
+      if (run.letters < 1 || run.gap < 1) throw new Error('KeywordSets: a run needs letters ≥ 1 and gap ≥ 1');
+      this.run = { letters: run.letters, gap: run.gap, sep };
+    } else this.run = null;
     // The trie: each state's children as (unit, state) pairs, in the order they were made.
     const children: number[][] = [[]];
     const out: number[] = [0];
@@ -72,8 +103,9 @@ export class KeywordSets {
     this.out = Int32Array.from(out);
   }
 
-  /** Bit i set when some literal of set i occurs in `text`. */
+  /** Bit i set when some literal of set i occurs in `text` (and bit `RUN_BIT` when it holds the letter run). */
   present(text: string): number {
+    if (this.run) return this.presentWithRun(text, this.run);
     const { delta, out } = this;
     const fold = this.foldCase;
     let s = 0;
@@ -89,6 +121,56 @@ export class KeywordSets {
       found |= out[s]!;
     }
     return found;
+  }
+
+  /**
+   * `present`'s pass with the letter run counted beside the automaton. `pending`: after a letter, the length
+   * of the run it ends if it proves single (> 0), or -1 inside a word; 0 after any other unit. `chain`: the
+   * run ending at the last single letter; `gap`: separators since it (past `gap`: the run is broken).
+   */
+  private presentWithRun(
+    text: string,
+    run: { readonly letters: number; readonly gap: number; readonly sep: Uint8Array },
+  ): number {
+    const { delta, out } = this;
+    const fold = this.foldCase;
+    const { letters, sep } = run;
+    const broken = run.gap + 1;
+    let s = 0;
+    let found = 0;
+    let chain = 0;
+    let gap = broken;
+    let pending = 0;
+    let longest = 0;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (fold && c >= 65 && c <= 90) c += 32;
+      if (c >= 97 && c <= 122) {
+        if (pending > 0) pending = -1;
+        else if (pending === 0) pending = gap < broken ? chain + 1 : 1;
+      } else {
+        if (pending > 0) {
+          chain = pending;
+          if (chain > longest) longest = chain;
+          gap = 0;
+        } else if (pending < 0) {
+          chain = 0;
+          gap = broken;
+        }
+        pending = 0;
+        if (sep[c] === 1) {
+          if (gap < broken) gap++;
+        } else gap = broken;
+      }
+      if (c >= ALPHABET) {
+        s = 0;
+        continue;
+      }
+      s = delta[s * ALPHABET + c]!;
+      found |= out[s]!;
+    }
+    if (pending > longest) longest = pending;
+    return longest >= letters ? found | (1 << KeywordSets.RUN_BIT) : found;
   }
 }
 

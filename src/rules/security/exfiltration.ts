@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { reportPatternHits, type Pattern } from './patterns.js';
+import { matchedOnView, reportPatternHits, type Pattern } from './patterns.js';
 
 /** A variable whose name ends in a secret word ($API_KEY, ${GITHUB_TOKEN}; not $TRILLIUM_ETAPI_URL). */
 const SECRET_VAR = String.raw`\$\{?[a-z0-9_]*(?:token|secret|key|password|passwd|pass|pwd|credential|credentials|auth|cookie|session|apikey)s?\b\}?`;
@@ -77,7 +77,7 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-const SET = { patterns: PATTERNS };
+const SET = matchedOnView({ patterns: PATTERNS });
 
 export default defineRule({
   id: 'security/exfiltration',

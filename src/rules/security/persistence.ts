@@ -1,5 +1,5 @@
 import { defineRule } from '../types.js';
-import { reportPatternHits, type Pattern } from './patterns.js';
+import { matchedOnView, reportPatternHits, type Pattern } from './patterns.js';
 
 const AGENT_FILES = String.raw`(?:claude\.md|agents\.md|gemini\.md|soul\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/settings(?:\.local)?\.json|\.hermes/(?:config\.ya?ml|\.env|soul\.md|memories/(?:memory|user)\.md))`;
 const HOME = String.raw`(?:~|\$home|\$\{home\}|/home/[\w.-]+|/root|/users/[\w.-]+)`;
@@ -52,11 +52,11 @@ export const PATTERNS: Pattern[] = [
   },
 ];
 
-const SET = {
+const SET = matchedOnView({
   trigger:
     /\.ssh|authorized_keys|ssh-copy-id|claude\.md|agents\.md|gemini\.md|soul\.md|cursorrules|clinerules|windsurfrules|copilot-instructions|\.claude\/settings|\.hermes\/|rc\b|profile|zshenv|zlogin|config\.fish|cron|@reboot|@hourly|@daily/,
   patterns: PATTERNS,
-};
+});
 
 export default defineRule({
   id: 'security/persistence',

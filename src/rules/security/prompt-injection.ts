@@ -1,5 +1,6 @@
 import { defineRule } from '../types.js';
-import { reportPatternHits, type Pattern } from './patterns.js';
+import { matchedOnView, reportPatternHits, type Pattern } from './patterns.js';
+import type { LetterRun } from '../../util/keywords.js';
 
 /** Bounded filler between attack words (a few words, never unbounded: no backtracking blow-up). */
 const W = (n: number): string => String.raw`(?:[\w'’-]+\s+){0,${n}}?`;
@@ -13,6 +14,12 @@ const SPACELESS = new RegExp(
   String.raw`(?:ignore|disregard|forget|override|bypass)(?:all|any|every|the|your|of)*(?:previous|prior|above|earlier|system|safety)?(?:instructions?|prompts?|directives?|rules|guidelines)|(?:youarenow|pretendtobe|pretendyouare|systemprompt|developermode|donottelltheuser|jailbreak)`,
 );
 
+/**
+ * What every spaced-out phrase holds: 7 single letters, each two apart by 1–3 of these separators (the
+ * pattern's regex below is made of it); the keyword pass finds such a run, and the regex runs only then.
+ */
+const SPACED_OUT: LetterRun = { letters: 7, separators: ' \t._·*|-', gap: 3 };
+
 /** Matched on normalized text (NFKC, confusables skeleton, invisible characters dropped, lower case). */
 export const PATTERNS: Pattern[] = [
   {
@@ -24,7 +31,11 @@ export const PATTERNS: Pattern[] = [
   },
   {
     name: 'instruction override (spaced-out letters)',
-    re: /(?:^|[\s"'(>*_])[a-z](?:[ \t._·*|-]{1,3}[a-z]){6,}(?![a-z])/m,
+    run: SPACED_OUT,
+    re: new RegExp(
+      String.raw`(?:^|[\s"'(>*_])[a-z](?:[ \t._·*|-]{1,${SPACED_OUT.gap}}[a-z]){${SPACED_OUT.letters - 1},}(?![a-z])`,
+      'm',
+    ),
     accept: (m) => SPACELESS.test(m[0].replace(/[^a-z]/g, '')),
   },
   {
@@ -84,8 +95,9 @@ export const PATTERNS: Pattern[] = [
   },
 ];
 
-// Every pattern but the spaced-out one names its keywords (`pre`), found in one pass (patterns.ts).
-const SET = { patterns: PATTERNS };
+// Every pattern but the spaced-out one names its keywords (`pre`), that one its letter run: found in one pass
+// over the normalized view, shared with the other rules matched on it (patterns.ts).
+const SET = matchedOnView({ patterns: PATTERNS });
 
 export default defineRule({
   id: 'security/prompt-injection',
