@@ -425,12 +425,12 @@ export function guardNoteIndexLine(
   const advice = [
     `no line in ${config.index.file} links ${path} yet: the agent will never see this note until one does, e.g. ${JSON.stringify(line)}`,
   ];
-  // trimEnd drops the white space /\s+$/ drops (the same set: every UTF-16 unit checked), without a regex
-  // scan of a 9,000-line index.
-  const with1 = harnessCut(`${index.trimEnd()}\n${line}\n`, budgetOf(config));
-  if (with1.truncated) {
-    // The room left, from the cut alone (readIndex would parse and resolve every index line: 1.6 s for a 9,000-line index).
-    const cut = harnessCut(index, budgetOf(config));
+  // The room left, from the cut alone (readIndex would parse and resolve every index line: 1.6 s for a 9,000-line
+  // index). An index already cut is cut with the line too (it adds a line and its units to the trimmed text), so
+  // the index with the line is measured only when the index alone fits. trimEnd drops the white space /\s+$/ drops
+  // (the same set: every UTF-16 unit checked), without a regex scan of a 9,000-line index.
+  const cut = harnessCut(index, budgetOf(config));
+  if (cut.truncated || harnessCut(`${index.trimEnd()}\n${line}\n`, budgetOf(config)).truncated) {
     const now = { lines: cut.lines, bytes: cut.size, maxLines: config.index.maxLines, maxBytes: config.index.maxBytes };
     const unit = unitName(config.index.measure ?? 'utf16');
     return {
