@@ -33,8 +33,18 @@ export const TOOL_FAMILIES: readonly (readonly string[])[] = [
 ];
 const FAMILIES_OF = new Map<string, Set<number>>();
 TOOL_FAMILIES.forEach((f, i) => f.forEach((t) => FAMILIES_OF.set(t, (FAMILIES_OF.get(t) ?? new Set()).add(i))));
-const sameFamily = (a: string, b: string): boolean =>
-  [...(FAMILIES_OF.get(a) ?? [])].some((f) => FAMILIES_OF.get(b)?.has(f));
+function sameFamily(a: string, b: string): boolean {
+  const of = FAMILIES_OF.get(b);
+  if (of) for (const f of FAMILIES_OF.get(a) ?? []) if (of.has(f)) return true;
+  return false;
+}
+
+/** How many words two sets share (`shared(a, b).length`, without building the list). */
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  return n;
+}
 
 const DATE = /^\d{4}-\d{2}(-\d{2})?$|^\d{1,2}[/:]\d{2}/;
 const NUMBER = /^v?\d+(?:[.,]\d+)*$/;
@@ -163,10 +173,16 @@ export function viewSentence(text: string): SentenceView {
 
 /** Code spans, URLs and file paths name things; they are not the statement. */
 const NOT_PROSE = /`[^`]*`|[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+|"[^"]{3,}"|“[^”]{3,}”/gi;
+/**
+ * A character every match of NOT_PROSE holds (a backquote, the slash of a URL or path, a quote): a clause without
+ * one is all prose, and the regex (slow on long words: its path branch starts at every letter) is not run on it.
+ */
+const MAY_HOLD_NOT_PROSE = /[`/"“]/;
 
 function viewClause(raw: string): ClauseView {
   const text = raw;
-  const toks = tokens(raw.replace(NOT_PROSE, (m) => (/^`[^`/]*`$/.test(m) ? m.slice(1, -1) : ' ')));
+  const mayHold = MAY_HOLD_NOT_PROSE.test(raw);
+  const toks = tokens(mayHold ? raw.replace(NOT_PROSE, (m) => (/^`[^`/]*`$/.test(m) ? m.slice(1, -1) : ' ')) : raw);
   const content = new Set<string>();
   const values = new Map<string, string>();
   const numbers = new Set<string>();
@@ -186,7 +202,7 @@ function viewClause(raw: string): ClauseView {
   }
   if (/\bnever\b|\bdo not\b|\bdon't\b/.test(lower)) negated = true;
   // Values are keyed within comma-separated segments: in "82K files, 22 languages" 22 is languages.
-  for (const segment of raw.replace(NOT_PROSE, ' ').split(/,\s+/)) {
+  for (const segment of (mayHold ? raw.replace(NOT_PROSE, ' ') : raw).split(/,\s+/)) {
     const seg = tokens(segment);
     for (let i = 0; i < seg.length; i++) {
       const t = seg[i]!;
@@ -348,6 +364,8 @@ function substitution(a: ClauseView, b: ClauseView): Conflict | null {
     tb = b.tokens;
   let p = 0;
   while (p < ta.length && p < tb.length && ta[p] === tb[p]) p++;
+  // A prefix of fewer than 2 tokens fails below whatever the spans: checked before they are cut.
+  if (p < 2) return null;
   let q = 0;
   while (q < ta.length - p && q < tb.length - p && ta[ta.length - 1 - q] === tb[tb.length - 1 - q]) q++;
   const fa = ta.slice(p, ta.length - q),
@@ -375,16 +393,17 @@ function substitution(a: ClauseView, b: ClauseView): Conflict | null {
 
 /** Antonyms on the two sides of one subject: "enable X" / "X is disabled", "reliable" / "unreliable". */
 function antonymy(a: ClauseView, b: ClauseView): Conflict | null {
-  // The anchor does not depend on the antonym pair: checked once, before any lexicon look-up.
-  const anchor = shared(a.content, b.content);
-  if (anchor.length < 3) return null;
-  const union = a.content.size + b.content.size - anchor.length;
-  if (anchor.length + 1 < union * 0.6) return null;
+  // The anchor does not depend on the antonym pair: checked once, before any lexicon look-up (counted first:
+  // most clause pairs share fewer than 3 words).
+  const common = sharedCount(a.content, b.content);
+  if (common < 3) return null;
+  const union = a.content.size + b.content.size - common;
+  if (common + 1 < union * 0.6) return null;
   for (const x of a.content) {
     if (b.content.has(x)) continue;
     for (const y of b.content) {
       if (a.content.has(y) || !areAntonyms(x, y)) continue;
-      return { kind: 'polarity', detail: `${x} vs ${y} on "${anchor.slice(0, 4).join(' ')}"` };
+      return { kind: 'polarity', detail: `${x} vs ${y} on "${shared(a.content, b.content).slice(0, 4).join(' ')}"` };
     }
   }
   return null;
@@ -395,11 +414,11 @@ function polarity(a: ClauseView, b: ClauseView): Conflict | null {
   // "never run npm install" and "run pnpm install" are two statements, not one negated.
   for (const ta of a.tools) for (const tb of b.tools) if (ta !== tb && sameFamily(ta, tb)) return null;
   if (a.content.size < 4 || b.content.size < 4) return null;
+  const common = sharedCount(a.content, b.content);
+  const union = a.content.size + b.content.size - common;
+  if (union < 4 || common < 3 || common < union * 0.65) return null;
   const anchor = shared(a.content, b.content);
-  const union = new Set([...a.content, ...b.content]).size;
-  if (union >= 4 && anchor.length >= 3 && anchor.length >= union * 0.65)
-    return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
-  return null;
+  return { kind: 'polarity', detail: `"${anchor.slice(0, 4).join(' ')}" affirmed in one, negated in the other` };
 }
 
 /** Different values for one key in two clauses that otherwise say the same thing. */

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { defineRule } from '../types.js';
 import { lazySchema } from '../../util/lazy-zod.js';
 import { unitsOf, type Unit } from './units.js';
+import type { VaultFile } from '../../vault/model.js';
+import { normalizeForMatching } from '../security/normalize.js';
+import { matchedOnView, runnable } from '../security/patterns.js';
 
 const optionsSchema = lazySchema((z) =>
   z
@@ -40,13 +43,40 @@ const PHRASE =
 const RULE_OR_INCIDENT =
   /\*\*(?:Why|How to apply):?\*\*|^#{1,6}\s*(?:Why|How to apply)\b|^(?:Why|How to apply):|\b(?:incident|post-?mortem|root cause|lesson(?:s)? learned)\b/im;
 
-export function residueIn(u: Unit): Residue[] {
+/**
+ * The hints' keywords in the keyword pass the security rules share over each file's normalized view (lower case,
+ * ASCII runs kept in place): every match of a hint is ASCII (a case-insensitive regex of ASCII literals), so it is
+ * in the view, lower-cased, wherever it is in the file. A file without them skips the hints on each of its units.
+ */
+const HINTS = matchedOnView({
+  patterns: [
+    { name: 'temp', pre: new RegExp(TEMP_HINT.source), re: TEMP_HINT },
+    { name: 'phrase', pre: new RegExp(PHRASE_HINT.source), re: PHRASE_HINT },
+  ],
+});
+const [TEMP_KEYS, PHRASE_KEYS] = HINTS.patterns;
+
+/** Which hints a file may hold somewhere (false: none of its units holds it). */
+interface MayHold {
+  readonly temp: boolean;
+  readonly phrase: boolean;
+}
+
+function hintsIn(file: VaultFile): MayHold {
+  const view = normalizeForMatching(file.text, file);
+  const may = runnable(HINTS, view.text, view);
+  return { temp: may.some((r) => r.pattern === TEMP_KEYS), phrase: may.some((r) => r.pattern === PHRASE_KEYS) };
+}
+
+const EVERY: MayHold = { temp: true, phrase: true };
+
+export function residueIn(u: Unit, may: MayHold = EVERY): Residue[] {
   const text = u.file.text.slice(u.start, u.end);
   const out: Residue[] = [];
   // A temporary path inside a code block is part of a command kept on purpose (`nohup … > /tmp/x.log`).
   const blocks = u.codeRanges.filter(([s, e]) => u.file.text.slice(s, e).includes('\n'));
   const inBlock = (offset: number): boolean => blocks.some(([s, e]) => s <= offset && offset < e);
-  if (TEMP_HINT.test(text))
+  if (may.temp && TEMP_HINT.test(text))
     for (const m of text.matchAll(TEMP_PATH))
       if (!inBlock(u.start + m.index))
         out.push({
@@ -64,7 +94,7 @@ export function residueIn(u: Unit): Residue[] {
     const start = Math.max(text.lastIndexOf(' ', i), text.lastIndexOf('`', i), text.lastIndexOf('\n', i)) + 1;
     out.push({ offset: u.start + start, text: text.slice(start, i + m[0].length), kind: 'session-path' });
   }
-  if (PHRASE_HINT.test(text))
+  if (may.phrase && PHRASE_HINT.test(text))
     for (const m of text.matchAll(PHRASE)) out.push({ offset: u.start + m.index, text: m[0].trim(), kind: 'phrase' });
   return out.sort((a, b) => a.offset - b.offset);
 }
@@ -96,9 +126,15 @@ export const CONTEXT_FILE_NAMES = /(?:^|\/)(?:CLAUDE|AGENTS|SOUL|GEMINI)\.md$/i;
 
 export function residueUnits(units: readonly Unit[], o: Options): { unit: Unit; hits: Residue[] }[] {
   const out: { unit: Unit; hits: Residue[] }[] = [];
+  let file: VaultFile | null = null;
+  let may = EVERY;
   for (const unit of units) {
     if (CONTEXT_FILE_NAMES.test(unit.file.path)) continue;
-    const hits = residueIn(unit);
+    if (unit.file !== file) {
+      file = unit.file;
+      may = hintsIn(file);
+    }
+    const hits = residueIn(unit, may);
     if (distinctHits(hits).length < o.minHits || isRuleOrIncident(unit)) continue;
     out.push({ unit, hits });
   }
