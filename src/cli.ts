@@ -13,6 +13,7 @@ const readStdin = (): Promise<string> => readAll(stdin);
 
 let lines: AsyncIterator<string> | null = null;
 // Output is written with writeSync (util/stdout.ts): `process.stdout` is made only for the interactive questions below.
+// `memlint check | head -1`: the reader left; the writers stop quietly instead of throwing EPIPE with a stack trace.
 const stdout = fdWriter(1);
 const stderr = fdWriter(2);
 
@@ -67,7 +68,6 @@ const key = async (question: string): Promise<string | null> => {
     if (raw) process.stdin.setRawMode(false);
   }
 };
-// `memlint check | head -1`: the reader left; the writers stop quietly instead of throwing EPIPE with a stack trace.
 // No top-level await: the binary is a CommonJS bundle (scripts/bundle.mjs says why).
 void main({
   argv: process.argv.slice(2),

@@ -264,8 +264,8 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     }
     for (const n of sigs.fresh)
       if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
-    // Same `name`: an update, not a duplicate. Checked after the similarity (a merge of two sorted
-    // arrays) because meta() decodes JSON, and most candidates stop there.
+    // Same `name`: an update, not a duplicate. Checked after the similarity (the draft's shingles are
+    // prepared once: `similarityTo`) because meta() decodes JSON, and most candidates stop there.
     const scored: { n: NoteSignature; similarity: number }[] = [];
     const toDraft = similarityTo(draftHashes);
     for (const n of candidates) {
