@@ -11,7 +11,10 @@ import { loadConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
 import { knownRuleIds } from '../src/rules/ids.js';
 import { guardDraft, type GuardResult } from '../src/guard/guard.js';
-import { CLAIMS_DIR, claimsStore, prune } from '../src/guard/claims-cache.js';
+import { CLAIMS_DIR, COLUMNS_FROM, claimsStore, prune } from '../src/guard/claims-cache.js';
+import { thingIndex, type NoteClaims } from '../src/similarity/claims.js';
+import { claimsOf, noteClauses } from '../src/similarity/conflict.js';
+import { makeVaultFile, readMarkdownFile } from '../src/vault/file.js';
 import { copyToTemp, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
@@ -74,6 +77,38 @@ describe('guard: the claims cache', () => {
     const store = claimsStore(dir, config, 'read-only');
     store.view(NOTE);
     expect(store.counts).toEqual({ hits: 1, misses: 0 }); // the new bytes were written anew
+  });
+
+  it('a cached entry brings its thing index: the engine does not rebuild it from every word of the note', async () => {
+    const dir = copyToTemp(DEMO);
+    const { config } = await loadConfig(dir, undefined, knownRuleIds);
+    const head = '---\nname: NAME\ndescription: about NAME\ntype: feedback\n---\n\n';
+    const long = Array.from(
+      { length: COLUMNS_FROM + 20 },
+      (_, i) => `Step ${i} of the release checks item${i} carefully.`,
+    );
+    long.splice(7, 0, 'Never store session tokens in localstorage; avoid cookies without httponly.');
+    const notes = {
+      'feedback_short.md': `${head.replace(/NAME/g, 'short')}Never store session tokens in localstorage; use \`redis\` instead.\n`,
+      'feedback_long.md': `${head.replace(/NAME/g, 'long')}${long.join(' ')}\n`,
+    };
+    for (const [path, text] of Object.entries(notes)) writeFileSync(join(dir, path), text);
+    const writing = claimsStore(dir, config, 'read-write');
+    for (const path of Object.keys(notes)) expect(writing.view(path)).not.toBeNull();
+    writing.save();
+    for (const path of Object.keys(notes)) {
+      const abs = join(dir, path);
+      const fresh = thingIndex(claimsOf(noteClauses(makeVaultFile(readMarkdownFile(path, abs, 'note', 1 << 24), []))));
+      // The note refuses words of its prose: an index built without them differs (this test can tell).
+      const claims = claimsOf(noteClauses(makeVaultFile(readMarkdownFile(path, abs, 'note', 1 << 24), [])));
+      expect(thingIndex({ ...claims, words: new Map() })).not.toEqual(fresh);
+      const store = claimsStore(dir, config, 'read-only');
+      const view = store.view(path)!;
+      expect(store.counts).toEqual({ hits: 1, misses: 0 });
+      // Its words taken away: the index it gives is still the note's, so it was stored, not rebuilt.
+      (view.claims as { -readonly [K in keyof NoteClaims]: NoteClaims[K] }).words = new Map();
+      expect(thingIndex(view.claims!)).toEqual(fresh);
+    }
   });
 
   it('a corrupt entry, or one from another maxFileBytes, is a miss, not an answer', async () => {

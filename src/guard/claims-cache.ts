@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { claimsOf, noteClauses, type NoteClauses } from '../similarity/conflict.js';
-import type { NoteClaims } from '../similarity/claims.js';
+import { adoptThingIndex, thingIndex, type NoteClaims, type ThingIndex } from '../similarity/claims.js';
 import type { Sentence } from '../similarity/text.js';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { sha1Base64, sha256Hex } from '../util/digest.js';
@@ -35,7 +35,7 @@ export const MAX_ENTRIES = 1000;
 export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
-const MAGIC = 'memlint-guard-claims-3';
+const MAGIC = 'memlint-guard-claims-4';
 
 interface Entry {
   readonly magic: string;
@@ -47,7 +47,20 @@ interface Entry {
   /** The claims in the form decoded where the engine reads (claims-lazy.ts), or as they were (`plain`: a short note, or a stem holding NUL). */
   readonly stored: StoredClaims | null;
   readonly plain: { readonly sentences: readonly Sentence[]; readonly claims: NoteClaims } | null;
+  /**
+   * The claims' thing index (claims.ts `thingIndex`), stored with them: building it reads every word of the note,
+   * which on the stored form decodes the whole `words` column, and the conflict engine asks for it on every pair
+   * that gets past values, frames and rules.
+   */
+  readonly things: ThingIndex;
 }
+
+const isThingIndex = (x: unknown): x is ThingIndex => {
+  const t = x as Partial<ThingIndex> | null;
+  return (
+    !!t && Array.isArray(t.list) && Array.isArray(t.refused) && t.byKey instanceof Map && Array.isArray(t.refusedKeys)
+  );
+};
 
 /** node:v8 only when a note is compared (most guard calls compare none). */
 const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
@@ -91,9 +104,15 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
       e.hash !== sha1Base64(bytes)
     )
       return null;
-    if (e.stored && isStoredClaims(e.stored)) return loadClaims(e.stored);
-    if (e.plain) return { sentences: e.plain.sentences.map((s) => ({ s })), claims: e.plain.claims };
-    return null;
+    if (!isThingIndex(e.things)) return null;
+    const view =
+      e.stored && isStoredClaims(e.stored)
+        ? loadClaims(e.stored)
+        : e.plain
+          ? { sentences: e.plain.sentences.map((s) => ({ s })), claims: e.plain.claims }
+          : null;
+    if (view) adoptThingIndex(view.claims, e.things);
+    return view;
   };
 
   const computed = (path: string): NoteClauses | null => {
@@ -118,6 +137,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
         stored,
         // The subject is read lazily (a Proxy, which v8.serialize refuses): stored as a plain array.
         plain: stored ? null : { sentences, claims: { ...claims, subject: [...claims.subject] } },
+        things: thingIndex(claims),
       };
       pending.push({ file: fileOf(path), entry });
     }

@@ -625,7 +625,7 @@ function spansWith(n: NoteClaims, word: string): readonly string[] {
  * A note's things that can take part in a polarity conflict (only used, or only refused; a thing both used and
  * refused never does), in the order of `things`, with what the comparison asks of each: read once per note.
  */
-interface ThingEntry {
+export interface ThingEntry {
   readonly thing: string;
   readonly stance: Stance;
   /** No white space: looked up among the other note's words too, and needs a shared word of subject. */
@@ -638,7 +638,7 @@ interface ThingEntry {
  * word of its prose, or a longer span holding it), and notes refuse few things; so a pair tries the things one note
  * only refuses, and the things it only uses that a key the other note refuses under names (`byKey`), in list order.
  */
-interface ThingIndex {
+export interface ThingIndex {
   readonly list: readonly ThingEntry[];
   /** Places in `list` of the things only refused. */
   readonly refused: readonly number[];
@@ -648,7 +648,16 @@ interface ThingIndex {
   readonly refusedKeys: readonly string[];
 }
 const thingIndexes = new WeakMap<NoteClaims, ThingIndex>();
-function thingIndex(n: NoteClaims): ThingIndex {
+/**
+ * A cache that stores a note's claims may store their thing index too (guard's claims cache): building it reads
+ * every word of the note, which on a stored note decodes the whole `words` column (claims-lazy.ts). `index` must be
+ * what `thingIndex(n)` gives for claims equal to n's (the cache stores `thingIndex` of the claims it stores).
+ */
+export function adoptThingIndex(n: NoteClaims, index: ThingIndex): void {
+  thingIndexes.set(n, index);
+}
+/** A note's things as a pair reads them (computed once per claims object). */
+export function thingIndex(n: NoteClaims): ThingIndex {
   let index = thingIndexes.get(n);
   if (index) return index;
   const list: ThingEntry[] = [];
