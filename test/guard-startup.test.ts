@@ -6,7 +6,7 @@ import { copyToTemp, runBin, tempDir } from './helpers/run.js';
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 
 /** Runs the built binary with a preload that records every package it requires (not Node's own modules). */
-function packagesLoaded(args: string[], stdin: string): { packages: string[]; stdout: string } {
+function packagesLoaded(args: string[], stdin: string): { packages: string[]; builtins: string[]; stdout: string } {
   const dir = tempDir();
   const preload = join(dir, 'record.cjs');
   const out = join(dir, 'loaded.json');
@@ -16,12 +16,13 @@ function packagesLoaded(args: string[], stdin: string): { packages: string[]; st
 const load = M._load;
 const seen = new Set();
 M._load = function (request, ...rest) { if (!M.isBuiltin(request) && !request.startsWith('.') && !request.startsWith('/')) seen.add(request); return load.call(this, request, ...rest); };
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify([...seen])));
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ packages: [...seen], builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)) })));
 `,
   );
   const r = runBin(args, { stdin, env: { NODE_OPTIONS: `--require ${preload}` } });
   expect(r.stderr).toBe('');
-  return { packages: JSON.parse(readFileSync(out, 'utf8')) as string[], stdout: r.stdout };
+  const loaded = JSON.parse(readFileSync(out, 'utf8')) as { packages: string[]; builtins: string[] };
+  return { ...loaded, stdout: r.stdout };
 }
 
 // zod took ~40% of a note write's start-up (BENCHMARKS.md, guard): rule option schemas are built only
@@ -37,6 +38,19 @@ describe('guard start-up: what a write loads', () => {
     );
     expect(JSON.parse(stdout).verdict).toBe('refuse');
     expect(packages).toEqual([]);
+  });
+
+  // node:crypto cost a note write ~30 M instructions (BENCHMARKS.md, "guard, session 16"): the claims cache names its
+  // entries with FNV and checks them by their bytes, and nothing else a warm note write does hashes.
+  it('a warm note write that reads the notes it compares from the claims cache does not load node:crypto', () => {
+    const warm = copyToTemp(DEMO);
+    const args = ['guard', warm, '--path', 'feedback_pnpm-again.md', '--format', 'json'];
+    const first = packagesLoaded(args, draft);
+    expect(first.builtins).toContain('crypto'); // the first write stores the entries (temporary file names)
+    const { builtins, stdout } = packagesLoaded(args, draft);
+    expect(JSON.parse(stdout).verdict).toBe('refuse');
+    expect(builtins).toContain('v8'); // the claims cache was read
+    expect(builtins).not.toContain('crypto');
   });
 
   it('an index write loads no package either', () => {

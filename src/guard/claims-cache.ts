@@ -4,7 +4,7 @@
  * Building a long note's claims was most of a note write on a topical vault (issue 14: up to 20
  * notes of 100–200 KB per write), and the notes close to a draft recur from one write to the next.
  *
- * An entry is used only for the same bytes (a hash of the whole file, not its times: an edit within
+ * An entry is used only for the same bytes (the whole file, kept in the entry and compared, not its times: an edit within
  * one timestamp tick is still seen), the same build (CACHE_KEY) and the same maxFileBytes. It is
  * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
  * returns the first conflict it meets, so the order is part of the answer. A long note's words, frames,
@@ -19,7 +19,7 @@ import { claimsOf, noteClauses, type NoteClauses } from '../similarity/conflict.
 import { adoptThingIndex, thingIndex, type NoteClaims, type ThingIndex } from '../similarity/claims.js';
 import type { Sentence } from '../similarity/text.js';
 import { writeCacheFile } from '../util/cache-dir.js';
-import { sha1Base64, sha256Hex } from '../util/digest.js';
+import { FNV_OFFSET, fnvState } from '../similarity/minhash.js';
 import { makeVaultFile, readMarkdownFile } from '../vault/file.js';
 import { CACHE_KEY } from '../version.js';
 import { isStoredClaims, loadClaims, storeClaims, type StoredClaims } from './claims-lazy.js';
@@ -35,15 +35,18 @@ export const MAX_ENTRIES = 1000;
 export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
-const MAGIC = 'memlint-guard-claims-4';
+const MAGIC = 'memlint-guard-claims-5';
 
 interface Entry {
   readonly magic: string;
   readonly build: string;
   readonly path: string;
   readonly maxBytes: number;
-  /** sha1 (base64) of the file's bytes. */
-  readonly hash: string;
+  /**
+   * The file's bytes: an entry answers only for the very same bytes (compared whole, natively). A hash would need
+   * node:crypto, whose loading cost every compared note write ~20 M instructions (session 16), more than comparing.
+   */
+  readonly bytes: Uint8Array;
   /** The claims in the form decoded where the engine reads (claims-lazy.ts), or as they were (`plain`: a short note, or a stem holding NUL). */
   readonly stored: StoredClaims | null;
   readonly plain: { readonly sentences: readonly Sentence[]; readonly claims: NoteClaims } | null;
@@ -74,12 +77,24 @@ export interface ClaimsStore {
   readonly counts: { hits: number; misses: number };
 }
 
+/**
+ * An entry's file name: 40 hex digits from the note's path (five FNV-1a hashes, seeded apart). Not a digest of
+ * anything that must stay secret or unforgeable: an entry names its path and holds its bytes, so two paths with one
+ * name only take each other's place.
+ */
+export function entryName(path: string): string {
+  let name = '';
+  for (let i = 0; i < 5; i++)
+    name += (fnvState(FNV_OFFSET ^ Math.imul(i, 0x9e3779b9), `${i}\0${path}`) >>> 0).toString(16).padStart(8, '0');
+  return name;
+}
+
 export function claimsStore(root: string, config: Config, mode: 'read-write' | 'read-only' | 'off'): ClaimsStore {
   const dir = join(root, CLAIMS_DIR);
   const maxBytes = config.maxFileBytes;
   const pending: { file: string; entry: Entry }[] = [];
   const counts = { hits: 0, misses: 0 };
-  const fileOf = (path: string): string => join(dir, sha256Hex(path).slice(0, 40));
+  const fileOf = (path: string): string => join(dir, entryName(path));
   const abs = (path: string): string => join(root, ...path.split('/'));
 
   const cached = (path: string): NoteClauses | null => {
@@ -101,7 +116,8 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
       e.build !== CACHE_KEY ||
       e.path !== path ||
       e.maxBytes !== maxBytes ||
-      e.hash !== sha1Base64(bytes)
+      !(e.bytes instanceof Uint8Array) ||
+      !bytes.equals(e.bytes)
     )
       return null;
     if (!isThingIndex(e.things)) return null;
@@ -133,7 +149,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
         build: CACHE_KEY,
         path,
         maxBytes,
-        hash: sha1Base64(p.bytes),
+        bytes: p.bytes,
         stored,
         // The subject is read lazily (a Proxy, which v8.serialize refuses): stored as a plain array.
         plain: stored ? null : { sentences, claims: { ...claims, subject: [...claims.subject] } },
