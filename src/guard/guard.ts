@@ -166,12 +166,15 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
   mark('discovered');
   // A top-level MEMORY.md is read once: for the kind (a Hermes store holds a `§` line) and, when it
   // is the index, for the index checks below (9,000 lines on the hard bench shape).
-  const texts = new Map<string, string>();
-  const readOnce = (f: { path: string; absPath: string }): string => {
-    const t = readFileSync(f.absPath, 'utf8');
-    texts.set(f.path, t);
-    return t;
+  // Its bytes: a note write asks only whether the index links the note, and how much room it has, and both are
+  // answered without decoding 9,000 lines (index-target.ts).
+  const bytes = new Map<string, Buffer>();
+  const readOnce = (f: { path: string; absPath: string }): Buffer => {
+    const b = readFileSync(f.absPath);
+    bytes.set(f.path, b);
+    return b;
   };
+  const textOf = (path: string): string | undefined => bytes.get(path)?.toString('utf8');
   if ((config.kind ?? detectKind(found.markdown, readOnce, true)) === 'hermes')
     return guardEntry(root, config, draft, (options.now ?? new Date()).getTime(), options);
   // The index itself: measured as the harness reads it, not compared as a note.
@@ -197,7 +200,7 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
     const session = graphSession(root, config, found, rebuild ? 'off' : cacheMode, build);
     let g: IndexGuard;
     try {
-      g = guardIndexText(root, config, draft, () => session.graph(), cacheMode, texts.get(config.index.file));
+      g = guardIndexText(root, config, draft, () => session.graph(), cacheMode, textOf(config.index.file));
       session.save();
     } finally {
       closeSignatures(session.sigs());
@@ -343,7 +346,8 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
       draft,
       name,
       draftNote.meta.description ?? null,
-      texts.get(config.index.file),
+      bytes.get(config.index.file),
+      cacheMode,
     ),
   );
   mark('index line');

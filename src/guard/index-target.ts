@@ -45,6 +45,16 @@ const readText = (abs: string, known?: string): string | null => {
     return null;
   }
 };
+/** The file's bytes, a BOM dropped (as readText drops it); `known`: read already (for the vault's kind). */
+const readBytes = (abs: string, known?: Uint8Array): Buffer | null => {
+  let b: Buffer;
+  try {
+    b = known ? Buffer.from(known.buffer, known.byteOffset, known.byteLength) : readFileSync(abs);
+  } catch {
+    return null;
+  }
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+};
 const budgetOf = (config: Config): Budget => config.index;
 const worst = (a: IndexGuard['verdict'], b: IndexGuard['verdict']): IndexGuard['verdict'] =>
   a === 'refuse' || b === 'refuse' ? 'refuse' : a === 'ask' || b === 'ask' ? 'ask' : 'ok';
@@ -384,6 +394,55 @@ function linkChanges(
   return { unreachable: graph.lostNotes(startOld, startNew), broken };
 }
 
+/** Guard's cut of the index for note writes, VAULT/.memlint/cache/guard-index-cut-v1.bin: a JSON line, then the index's bytes. */
+export const INDEX_CUT_FILE = join('.memlint', 'cache', 'guard-index-cut-v1.bin');
+const CUT_MAGIC = 'memlint-guard-index-cut-1';
+
+/**
+ * How the harness cuts the index (lines, size, whether it is cut): kept with the very bytes it was measured on and
+ * answered from there while the index's bytes are the same (compared whole), so a note write does not decode and
+ * measure a 9,000-line index (~45 M instructions on the hard bench shape) that has not changed since the last one.
+ */
+function indexCut(
+  root: string,
+  config: Config,
+  bytes: Buffer,
+  text: () => string,
+  mode: CacheMode,
+): { truncated: boolean; lines: number; size: number } {
+  const file = join(root, INDEX_CUT_FILE);
+  const budget = [config.index.maxLines, config.index.maxBytes, config.index.measure ?? 'utf16'];
+  if (mode === 'read-write' || mode === 'read-only') {
+    try {
+      const d = readFileSync(file);
+      const nl = d.indexOf(0x0a);
+      const head = JSON.parse(d.toString('utf8', 0, nl)) as Record<string, unknown>;
+      if (
+        head.magic === CUT_MAGIC &&
+        head.build === CACHE_KEY &&
+        JSON.stringify(head.budget) === JSON.stringify(budget) &&
+        typeof head.truncated === 'boolean' &&
+        typeof head.lines === 'number' &&
+        typeof head.size === 'number' &&
+        bytes.equals(d.subarray(nl + 1))
+      )
+        return { truncated: head.truncated, lines: head.lines, size: head.size };
+    } catch {
+      /* missing or corrupt: measured and written anew */
+    }
+  }
+  const cut = harnessCut(text(), budgetOf(config));
+  const facts = { truncated: cut.truncated, lines: cut.lines, size: cut.size };
+  if (mode === 'read-write' || mode === 'rebuild')
+    try {
+      const head = JSON.stringify({ magic: CUT_MAGIC, build: CACHE_KEY, budget, ...facts });
+      writeCacheFile(file, Buffer.concat([Buffer.from(`${head}\n`), bytes]));
+    } catch {
+      /* a read-only vault */
+    }
+  return facts;
+}
+
 /** A note written at `path`: when it is new and no index line links it, say so; when its line would not fit, ask. */
 export function guardNoteIndexLine(
   root: string,
@@ -392,20 +451,27 @@ export function guardNoteIndexLine(
   draft: string,
   name: string | null,
   description: string | null,
-  known?: string,
+  known?: Uint8Array,
+  cache: CacheMode = 'off',
 ): IndexGuard {
   if (existsSync(join(root, ...path.split('/')))) return OK;
-  const index = readText(join(root, config.index.file), known);
-  if (index === null) return OK; // index/missing is check's business
+  const bytes = readBytes(join(root, config.index.file), known);
+  if (bytes === null) return OK; // index/missing is check's business
+  // The text only where it is read: the searches below run on the bytes (a string searched in UTF-8 bytes is
+  // found where it is in the decoded text: its encoding starts with an ASCII byte, which no decoding takes into
+  // another character), and the cut of an index seen before comes from the cache.
+  let decoded: string | undefined;
+  const text = (): string => (decoded ??= bytes.toString('utf8'));
   const file = path.split('/').pop()!;
   const stem = file.replace(/\.md$/i, '');
   if (
-    index.includes(`(${path})`) ||
-    index.includes(`(./${path})`) ||
-    index.includes(`[[${stem}]]`) ||
-    index.includes(`[[${stem}|`) ||
-    index.includes(`/${file})`)
+    bytes.includes(`(${path})`) ||
+    bytes.includes(`(./${path})`) ||
+    bytes.includes(`[[${stem}]]`) ||
+    bytes.includes(`[[${stem}|`) ||
+    bytes.includes(`/${file})`)
   ) {
+    const index = text();
     // Its line is there: is it loaded?
     const info = readView(root, config, index).info;
     const lost = info.lostEntries.find(
@@ -429,8 +495,8 @@ export function guardNoteIndexLine(
   // index). An index already cut is cut with the line too (it adds a line and its units to the trimmed text), so
   // the index with the line is measured only when the index alone fits. trimEnd drops the white space /\s+$/ drops
   // (the same set: every UTF-16 unit checked), without a regex scan of a 9,000-line index.
-  const cut = harnessCut(index, budgetOf(config));
-  if (cut.truncated || harnessCut(`${index.trimEnd()}\n${line}\n`, budgetOf(config)).truncated) {
+  const cut = indexCut(root, config, bytes, text, cache);
+  if (cut.truncated || harnessCut(`${text().trimEnd()}\n${line}\n`, budgetOf(config)).truncated) {
     const now = { lines: cut.lines, bytes: cut.size, maxLines: config.index.maxLines, maxBytes: config.index.maxBytes };
     const unit = unitName(config.index.measure ?? 'utf16');
     return {

@@ -15,6 +15,23 @@ export function hasSeparatorLine(text: string): boolean {
   return /(^|[\r\n])§(\r\n|\r|\n|$)/.test(text);
 }
 
+const SECTION = Buffer.from('§');
+/**
+ * `hasSeparatorLine` of the UTF-8 text these bytes hold, without decoding them: guard asks it of a MEMORY.md of
+ * 9,000 lines on every note write, where decoding and the regex cost ~30 M instructions. `§` is C2 A7 and the line
+ * breaks are ASCII; C2 is never a continuation byte, so each C2 A7 decodes to a `§` whatever precedes it, and a
+ * decoded `§` comes only from C2 A7. test/detect-kind.test.ts compares the two.
+ */
+export function hasSeparatorLineIn(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = b.indexOf(SECTION); i !== -1; i = b.indexOf(SECTION, i + 1)) {
+    if (i > 0 && b[i - 1] !== 0x0a && b[i - 1] !== 0x0d) continue;
+    const next = i + SECTION.length;
+    if (next === b.length || b[next] === 0x0a || b[next] === 0x0d) return true;
+  }
+  return false;
+}
+
 /** Python's `str.isspace()` set, which `str.strip()` removes (not JavaScript's: no BOM, but U+0085 and U+001C–U+001F). */
 const PY_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Config } from '../config/schema.js';
 import type { DiscoveredFile } from './discover.js';
-import { hasSeparatorLine } from './hermes.js';
+import { hasSeparatorLine, hasSeparatorLineIn } from './hermes.js';
 import type { FileRole, VaultKind } from './model.js';
 
 export const HERMES_STORES: ReadonlySet<string> = new Set(['MEMORY.md', 'USER.md']);
@@ -16,7 +16,7 @@ const SECONDARY_INDEX = /^(MEMORY[-_.][^/]+|CURRENT)\.md$/i;
  */
 export function detectKind(
   files: readonly DiscoveredFile[],
-  read: (f: DiscoveredFile) => string = (f) => readFileSync(f.absPath, 'utf8'),
+  read: (f: DiscoveredFile) => string | Uint8Array = (f) => readFileSync(f.absPath, 'utf8'),
   sorted = false,
 ): VaultKind {
   const stores = sorted
@@ -26,7 +26,11 @@ export function detectKind(
       })
     : files.filter((f) => HERMES_STORES.has(f.path));
   if (stores.length === 0) return 'claude';
-  if (stores.some((f) => hasSeparatorLine(read(f)))) return 'hermes';
+  const separated = (f: DiscoveredFile): boolean => {
+    const t = read(f);
+    return typeof t === 'string' ? hasSeparatorLine(t) : hasSeparatorLineIn(t);
+  };
+  if (stores.some(separated)) return 'hermes';
   return stores.length === 2 && files.length === 2 ? 'hermes' : 'claude';
 }
 
