@@ -374,6 +374,13 @@ class StemIndex {
     return answer;
   }
 
+  private keys64: Float64Array = new Float64Array(64);
+  /** A scratch array of `n` numbers to sort (valid until the next call). */
+  private sortKeys(n: number): Float64Array {
+    if (this.keys64.length < n) this.keys64 = new Float64Array(Math.max(n, this.keys64.length * 2));
+    return this.keys64.subarray(0, n);
+  }
+
   /** Distinct targets asked so far (`nearByGrams` builds the trigram postings only past `GRAMS_AFTER`). */
   private asked = 0;
 
@@ -420,13 +427,19 @@ class StemIndex {
     const index = this.placeIndex();
     const n = m - 2;
     const lists: Int32Array[] = new Array(n);
-    for (let p = 0; p < n; p++)
-      lists[p] = index.get(t.charCodeAt(p) * 4294967296 + t.charCodeAt(p + 1) * 65536 + t.charCodeAt(p + 2)) ?? EMPTY;
-    const order = Array.from({ length: n }, (_, p) => p).sort((a, b) => lists[a]!.length - lists[b]!.length);
+    // The places rarest first, ties in place order: sorted as numbers (length * 1024 + place; n < 1024), the
+    // order a stable sort by length gives.
+    const order = this.sortKeys(n);
+    for (let p = 0; p < n; p++) {
+      const list = index.get(t.charCodeAt(p) * 4294967296 + t.charCodeAt(p + 1) * 65536 + t.charCodeAt(p + 2)) ?? EMPTY;
+      lists[p] = list;
+      order[p] = list.length * 1024 + p;
+    }
+    order.sort();
     let taken = 0,
       places = 0;
     for (; taken < n; taken++) {
-      const len = lists[order[taken]!]!.length;
+      const len = lists[order[taken]! % 1024]!.length;
       if (taken > 3 * k && places + len > NEAR_PLACES_SOFT) break;
       places += len;
     }
@@ -436,7 +449,7 @@ class StemIndex {
     const { sorted, rank, shared, touched, lastOcc } = this;
     let nTouched = 0;
     for (let o = 0; o < taken; o++) {
-      const p = order[o]!,
+      const p = order[o]! % 1024,
         list = lists[p]!,
         id = ++this.occId;
       for (let c = 0; c < list.length; c++) {
@@ -681,16 +694,21 @@ class StemIndex {
   private fromGrams(t: string): string | null {
     const index = this.gramIndex();
     const max = maxDistance(t);
-    const lists: Int32Array[] = [];
+    const found: Int32Array[] = [];
     for (const g of distinctGrams(t)) {
       const list = index.get(g);
-      if (list !== undefined && list.length <= GRAM_POSTING_CAP) lists.push(list);
+      if (list !== undefined && list.length <= GRAM_POSTING_CAP) found.push(list);
     }
-    lists.sort((a, b) => a.length - b.length);
+    // Shortest first, ties in gram order: sorted as numbers (length * count + place), as a stable sort by length.
+    const nFound = found.length;
+    const order = this.sortKeys(nFound);
+    for (let g = 0; g < nFound; g++) order[g] = found[g]!.length * nFound + g;
+    order.sort();
     const { shared, touched, sorted, rank } = this;
     let nTouched = 0;
     let read = 0;
-    for (const list of lists) {
+    for (let o = 0; o < nFound; o++) {
+      const list = found[order[o]! % nFound]!;
       if (read + list.length > GRAM_READ_BUDGET) break;
       read += list.length;
       for (let k = 0; k < list.length; k++) {

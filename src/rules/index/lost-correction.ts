@@ -1,9 +1,13 @@
 import type { IndexEntry } from '../../vault/model.js';
 import { count } from '../../util/counters.js';
 import { defineRule } from '../types.js';
-import { linesConflict, subjectWords, viewLine, type LineConflict, type Viewed } from './contradiction.js';
+import { linesConflict, mayConflict, subjectWords, viewLine, type LineConflict, type Viewed } from './contradiction.js';
 
-/** Each lost entry paired with the first loaded entry it contradicts (an inverted index on subject words: no all-pairs scan). */
+/**
+ * Each lost entry paired with the first loaded entry it contradicts (an inverted index on subject words: no
+ * all-pairs scan). The loaded entries sharing a subject word are taken in order, with how many they share, and
+ * only those `mayConflict` keeps go to the engine.
+ */
 export function lostCorrections(
   loaded: readonly IndexEntry[],
   lost: readonly IndexEntry[],
@@ -14,17 +18,31 @@ export function lostCorrections(
   views.forEach((v, i) => {
     for (const w of subjectWords(v)) (byWord.get(w) ?? byWord.set(w, []).get(w)!).push(i);
   });
+  // Per loaded entry, the subject words it shares with the lost entry at hand (zero between entries).
+  const shared = new Int32Array(loaded.length);
+  const touched = new Int32Array(loaded.length);
   const out: { lost: IndexEntry; loaded: IndexEntry; conflict: LineConflict }[] = [];
   for (const e of lost) {
     const v: Viewed = viewLine(e.text);
-    const candidates = new Set<number>();
-    for (const w of subjectWords(v)) for (const i of byWord.get(w) ?? []) candidates.add(i);
-    for (const i of [...candidates].sort((a, b) => a - b)) {
+    let n = 0;
+    for (const w of subjectWords(v)) {
+      const list = byWord.get(w);
+      if (list) for (const i of list) if (shared[i]!++ === 0) touched[n++] = i;
+    }
+    const candidates = touched.subarray(0, n).sort();
+    let found = false;
+    for (let c = 0; c < n; c++) {
+      const i = candidates[c]!;
+      const common = shared[i]!;
+      shared[i] = 0;
+      if (found) continue;
       count('index.lostCorrectionPairs');
+      if (!mayConflict(v, views[i]!, common)) continue;
+      count('index.lostCorrectionCompared');
       const conflict = linesConflict(v, views[i]!);
       if (conflict) {
         out.push({ lost: e, loaded: loaded[i]!, conflict });
-        break;
+        found = true;
       }
     }
   }
