@@ -292,31 +292,39 @@ function holdsInOrder(line: string, parts: readonly string[]): boolean {
 }
 
 /**
- * Fact lines with a word index, built once per judged post-image: a removed line's parts are looked for only in
- * the lines holding every one of (up to three of) the rarest of its interior words (a part found inside a line
- * has its interior words there as whole words), not in the whole vault's text per removed line. A line whose
- * fact text is the parts joined holds them (the common case: a line moved or relinked) and is found in a set.
+ * Fact lines with a word index: a removed line's parts are looked for only in the lines holding every one of (up
+ * to three of) the rarest of its interior words (a part found inside a line has its interior words there as whole
+ * words), not in the whole vault's text per removed line. A line whose fact text is the parts joined holds them
+ * (the common case: a line moved or relinked) and is found in a map. Each line remembers the file it came from
+ * (its place in `files`), so that one index of the vault's own files serves every post-image (`holds` is told which
+ * of those files the post-image no longer has as they were).
  */
 class FactLines {
   private readonly lines: string[] = [];
-  private readonly exact = new Set<string>();
+  /** Per line, the place of its file in the constructor's `files`. */
+  private readonly owner: number[] = [];
+  /** A fact line → one of its places (the lookup is a shortcut: the word index finds every line too). */
+  private readonly exact = new Map<string, number>();
   private readonly postings = new Map<string, number[]>();
   constructor(files: readonly VaultFile[]) {
-    for (const f of files)
+    files.forEach((f, file) => {
       for (const line of factsOf(f).split('\n')) {
         if (line === '') continue;
         const at = this.lines.push(line) - 1;
-        this.exact.add(line);
+        this.owner.push(file);
+        if (!this.exact.has(line)) this.exact.set(line, at);
         for (const w of new Set(line.split(' '))) {
           const list = this.postings.get(w);
           if (list) list.push(at);
           else this.postings.set(w, [at]);
         }
       }
+    });
   }
-  /** Whether one line holds every part in order. */
-  holds(parts: readonly string[]): boolean {
-    if (this.exact.has(parts.join(' '))) return true;
+  /** Whether one line holds every part in order (a line of a file `gone` is true of is not looked at). */
+  holds(parts: readonly string[], gone?: (file: number) => boolean): boolean {
+    const hit = this.exact.get(parts.join(' '));
+    if (hit !== undefined && !gone?.(this.owner[hit]!)) return true;
     const lists: number[][] = [];
     const seen = new Set<string>();
     for (const p of parts) {
@@ -330,18 +338,45 @@ class FactLines {
     }
     if (lists.length === 0) {
       count('apply.factLineTests', this.lines.length);
-      return this.lines.some((l) => holdsInOrder(l, parts));
+      return this.lines.some((l, i) => !gone?.(this.owner[i]!) && holdsInOrder(l, parts));
     }
     lists.sort((x, y) => x.length - y.length);
     const [best, ...others] = lists.slice(0, 3) as [number[], ...number[][]];
     count('apply.factLineCandidates', best.length);
     for (const i of best) {
       if (!others.every((o) => sortedHas(o, i))) continue;
+      if (gone?.(this.owner[i]!)) continue;
       count('apply.factLineTests');
       if (holdsInOrder(this.lines[i]!, parts)) return true;
     }
     return false;
   }
+}
+
+/**
+ * The fact lines of a vault's own files, built once per vault (when a gate run first needs them) and shared by the
+ * post-images of all its trials: a post-image keeps most files as they were, and those files' lines are the same
+ * lines (a file's fact lines are a function of its text). Before this, each judged post-image indexed all its files
+ * again, or scanned them all for each of its first 16 removed lines.
+ */
+const vaultFacts = new WeakMap<Vault, FactLines>();
+const vaultFactsOf = (vault: Vault): FactLines =>
+  vaultFacts.get(vault) ?? (vaultFacts.set(vault, new FactLines(vault.files)), vaultFacts.get(vault)!);
+
+/**
+ * Whether a line of the post-image's files that it has as the vault has them (same path, same text) holds the
+ * parts, through the vault's index. The post-image's other files are the files the run writes (`postImage` takes
+ * every file no change names from the vault), which `lostIndexText` looks at first.
+ */
+function keptFacts(vault: Vault, post: Vault): (parts: readonly string[]) => boolean {
+  const kept = new Set<VaultFile>();
+  for (const f of post.files) {
+    const own = vault.byPath.get(f.path);
+    if (own !== undefined && own.text === f.text) kept.add(own);
+  }
+  const base = vaultFactsOf(vault);
+  const gone = (file: number): boolean => !kept.has(vault.files[file]!);
+  return (parts) => base.holds(parts, gone);
 }
 
 /** Whether an ascending list holds `x` (binary search). */
@@ -407,24 +442,15 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   );
   if (indexes.length === 0) return [];
   // A removed line's text is looked for first in the files the run writes (where a moved, relinked or unlinked
-  // line goes), then anywhere: a few such lines by scanning, past that through a word index of the post-image.
+  // line goes), then in the files it leaves as they were, through the vault's word index (keptFacts).
   const written = changes
     .filter((c) => c.after && !c.path.startsWith(`${HOLDING}/`) && !c.path.startsWith('.memlint/'))
     .map((c) => post.byPath.get(c.path))
     .filter((f): f is VaultFile => f !== undefined);
   let local: FactLines | null = null;
-  let facts: FactLines | null = null;
-  let scans = 0;
-  const found = (parts: readonly string[]): boolean => {
-    if ((local ??= new FactLines(written)).holds(parts)) return true;
-    if (facts === null && scans++ < 16)
-      return post.files.some((f) =>
-        factsOf(f)
-          .split('\n')
-          .some((l) => holdsInOrder(l, parts)),
-      );
-    return (facts ??= new FactLines(post.files)).holds(parts);
-  };
+  let facts: ((parts: readonly string[]) => boolean) | null = null;
+  const found = (parts: readonly string[]): boolean =>
+    (local ??= new FactLines(written)).holds(parts) || (facts ??= keptFacts(vault, post))(parts);
   const out: LostLine[] = [];
   for (const file of indexes) {
     const after = post.byPath.get(file.path);

@@ -19,16 +19,56 @@ const SHELL_WORDS = new Set(
 const COMMAND_FENCES = /^(?:bash|sh|shell|console|zsh|fish|terminal|cmd)?$/i;
 
 /** URLs (skipped as such), and anything with a slash that could be a path, globs and placeholders included. */
-const PATH_TOKEN =
+export const PATH_TOKEN =
   /(?<![\w@.:/*-])(?:[a-z][a-z0-9+.-]*:\/\/[^\s`'")\]]+|(?:~\/|\.{1,2}\/|\/)?[\w@+*?<{$-][\w@.+*?<>{}$-]*(?:\/[\w@.+*?<>{}$-]+)+\/?)/gi;
 const SCRIPT = /\b(npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)([\w:.@/-]+)|\bnpm\s+(test|start)\b/g;
 const MAKE = /\bmake\s+(?:-[A-Za-z]\s+\S+\s+)*([A-Za-z_][\w.-]*)/g;
 const PY_MODULE = /\bpython3?\s+-m\s+([A-Za-z_][\w.]*)/g;
 const IMPORT = /\bimport\s+(?:[\w*{}\s,]+\s+from\s+)?['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
 
+/** JavaScript's `\s` (what PATH_TOKEN's classes leave out), as a code test. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * `body.matchAll(PATH_TOKEN)`, as [index, text] pairs, without trying the regex at every place of the body. Every
+ * match holds a `/` (both alternatives do) and no white space (no class of the regex admits it), so a match lies
+ * in one white-space-separated word that holds a `/`; no place of a word without one starts a match. The regex
+ * is started at the first such word at or past the last match's end: it finds the next match itself (its
+ * look-behind reads the body before where it starts, as before). Same matches (test/references.test.ts).
+ */
+export function pathTokens(body: string): [number, string][] {
+  const out: [number, string][] = [];
+  for (let p = 0; p < body.length;) {
+    const slash = body.indexOf('/', p);
+    if (slash < 0) break;
+    let start = slash;
+    while (start > p && !isSpace(body.charCodeAt(start - 1))) start--;
+    PATH_TOKEN.lastIndex = start;
+    const m = PATH_TOKEN.exec(body);
+    if (!m) break;
+    out.push([m.index, m[0]]);
+    p = m.index + m[0].length;
+  }
+  PATH_TOKEN.lastIndex = 0;
+  return out;
+}
+
 export function extractReferences(body: string, base: number): Reference[] {
   const out: Reference[] = [];
-  for (const m of body.matchAll(PATH_TOKEN)) out.push({ kind: 'path', value: m[0], offset: base + m.index });
+  for (const [at, value] of pathTokens(body)) out.push({ kind: 'path', value, offset: base + at });
   for (const m of body.matchAll(SCRIPT)) {
     if (m[3]) out.push({ kind: 'script', value: m[3], via: 'npm', offset: base + m.index });
     else out.push({ kind: 'script', value: m[2]!, via: m[1]!, offset: base + m.index });

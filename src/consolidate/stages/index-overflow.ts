@@ -460,14 +460,25 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
    * (so they still say what they are about); a large top-level section gets a note of its own; the
    * small top-level ones share one.
    */
-  const groupOf = (b: Block): string =>
-    b.parent !== null ? `parent:${b.parent}` : b.to - b.from + 1 >= OWN_NOTE_LINES ? `own:${b.from}` : 'more';
+  const groupNames = new Map<Block, string>();
+  const groupOf = (b: Block): string => {
+    let g = groupNames.get(b);
+    if (g === undefined) {
+      g = b.parent !== null ? `parent:${b.parent}` : b.to - b.from + 1 >= OWN_NOTE_LINES ? `own:${b.from}` : 'more';
+      groupNames.set(b, g);
+    }
+    return g;
+  };
+  // A section that is not the first of its group moves as it is to its group's note (named once): made once.
+  const memberMoves = new Map<Block, Move>();
   const render = (): Move[] => {
     const blocks = [...moved].sort((a, b) => a.from - b.from);
     const groups = new Map<string, Block[]>();
     for (const b of blocks) {
       const g = groupOf(b);
-      groups.set(g, [...(groups.get(g) ?? []), b]);
+      const members = groups.get(g);
+      if (members) members.push(b);
+      else groups.set(g, [b]);
     }
     const moves: Move[] = [];
     for (const b of blocks) {
@@ -503,7 +514,9 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
         noteFor.set(g, note);
       }
       if (b !== head) {
-        moves.push({ from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' });
+        let move = memberMoves.get(b);
+        if (!move) memberMoves.set(b, (move = { from: b.from, lines: linesOf(b), note, frontmatter: '', pointer: '' }));
+        moves.push(move);
         continue;
       }
       const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
@@ -537,23 +550,34 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
     return joinAdjacent(moves);
   };
   /** Sections bound for one note with only blank lines between them move as one: no run of blank lines is left behind. */
+  // render runs once per section moved: a run of joined sections is sliced once, at its end, not once per section
+  // joined (the run's lines again each time).
   const joinAdjacent = (moves: Move[]): Move[] => {
     const out: Move[] = [];
+    /** Where the last move of `out` ends (one past its last line), when it is a joined run; else -1. */
+    let runEnd = -1;
+    const closeRun = (): void => {
+      if (runEnd < 0) return;
+      const prev = out[out.length - 1]!;
+      out[out.length - 1] = { ...prev, lines: lines.slice(prev.from - 1, runEnd - 1) };
+      runEnd = -1;
+    };
     for (const m of moves) {
       const prev = out[out.length - 1];
-      const end = prev ? prev.from + prev.lines.length : 0;
-      if (
-        prev &&
-        prev.note === m.note &&
-        end <= m.from &&
-        lines.slice(end - 1, m.from - 1).every((l) => l.trim() === '')
-      ) {
-        out[out.length - 1] = { ...prev, lines: lines.slice(prev.from - 1, m.from - 1 + m.lines.length) };
+      const end = runEnd >= 0 ? runEnd : prev ? prev.from + prev.lines.length : 0;
+      if (prev && prev.note === m.note && end <= m.from && allBlank(end - 1, m.from - 1)) {
+        runEnd = m.from + m.lines.length;
         continue;
       }
+      closeRun();
       out.push(m);
     }
+    closeRun();
     return out;
+  };
+  const allBlank = (from: number, to: number): boolean => {
+    for (let i = from; i < to; i++) if (lines[i]!.trim() !== '') return false;
+    return true;
   };
   const candidate = (moves: readonly Move[]): string[] => {
     const at = new Map(moves.map((m) => [m.from, m]));
