@@ -63,14 +63,19 @@ describe('guard: the claims-cache codec', () => {
     const paths = [...markdownUnder(corpus, 400), ...markdownUnder(dir, 80)];
     expect(paths.length).toBeGreaterThan(300);
     let long = 0;
+    const encodings = [0, 0];
     for (const p of paths)
       for (const e of entries(p)) {
         const viaV8 = v8.deserialize(v8.serialize(e));
-        const decoded = decodeEntry(encodeEntry(e));
+        const bytes = encodeEntry(e);
+        encodings[bytes.readUInt32LE(4)]!++;
+        const decoded = decodeEntry(bytes);
         expect(dump(decoded)).toEqual(dump(viaV8));
         if ((e as { stored: unknown }).stored) long++;
       }
     expect(long).toBeGreaterThan(0); // the columns form was among them
+    expect(encodings[0]).toBeGreaterThan(0); // JSON as Latin-1
+    expect(encodings[1]).toBeGreaterThan(0); // and as UTF-16 (CJK)
   });
 
   it('refuses what JSON would change, and bytes it did not write', () => {
@@ -88,7 +93,7 @@ describe('guard: the claims-cache codec', () => {
     expect(() => decodeEntry(Buffer.from('not an entry at all'))).toThrow();
     expect(() => decodeEntry(good.subarray(0, good.length - 4))).toThrow(/past the end/);
     const flipped = Buffer.from(good);
-    flipped.writeUInt32LE(flipped.readUInt32LE(4) + 3, 4); // the JSON's length wrong
+    flipped.writeUInt32LE(flipped.readUInt32LE(8) + 3, 8); // the JSON's length wrong
     expect(() => decodeEntry(flipped)).toThrow();
   });
 

@@ -36,7 +36,7 @@ export const MAX_ENTRIES = 1000;
 export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
-const MAGIC = 'memlint-guard-claims-6';
+const MAGIC = 'memlint-guard-claims-7';
 
 interface Entry {
   readonly magic: string;
