@@ -7,13 +7,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generateHardVault } from '../scripts/bench/generate.mjs';
 import { claimConflict, type NoteClaims } from '../src/similarity/claims.js';
 import { claimsOf, noteClauses, noteConflicts, type NoteClauses } from '../src/similarity/conflict.js';
 import { loadClaims, storeClaims, type StoredClaims } from '../src/guard/claims-lazy.js';
+import { decodeEntry, encodeEntry } from '../src/guard/claims-codec.js';
 import { makeVaultFile, readMarkdownFile } from '../src/vault/file.js';
 import { CLAIMS_DIR, COLUMNS_FROM } from '../src/guard/claims-cache.js';
 import { guardDraft, type GuardResult } from '../src/guard/guard.js';
@@ -28,7 +28,7 @@ const roundTrip = (c: NoteClauses): NoteClauses => {
     claimsOf(c),
   );
   expect(stored).not.toBeNull();
-  return loadClaims(v8.deserialize(v8.serialize(stored)) as NonNullable<typeof stored>);
+  return loadClaims(decodeEntry(encodeEntry(stored)) as NonNullable<typeof stored>);
 };
 
 const viewOf = (path: string): NoteClauses =>
@@ -107,14 +107,14 @@ describe('guard: claims stored as columns', () => {
     for (const p of paths) {
       const text = readFileSync(p, 'utf8');
       const original = viewOf(p);
-      const bytes = v8.serialize(
+      const bytes = encodeEntry(
         storeClaims(
           original.sentences.map(({ s }) => s),
           claimsOf(original),
         ),
       );
       // A fresh copy each time: what one comparison fills in must not help the next.
-      const lazy = (): NoteClauses => loadClaims(v8.deserialize(bytes) as StoredClaims);
+      const lazy = (): NoteClauses => loadClaims(decodeEntry(bytes) as StoredClaims);
       for (const d of drafts(text)) {
         const draft = textView(d);
         const want = claimConflict(claimsOf(draft), claimsOf(original));
@@ -172,7 +172,7 @@ describe('guard: claims stored as columns', () => {
       .filter((n) => /^[0-9a-f]{40}$/.test(n))
       .map(
         (n) =>
-          v8.deserialize(readFileSync(join(dir, CLAIMS_DIR, n))) as {
+          decodeEntry(readFileSync(join(dir, CLAIMS_DIR, n))) as {
             stored: unknown;
             plain: { sentences: unknown[] } | null;
           },

@@ -6,7 +6,7 @@
  *
  * An entry is used only for the same bytes (the whole file, kept in the entry and compared, not its times: an edit within
  * one timestamp tick is still seen), the same build (CACHE_KEY) and the same maxFileBytes. It is
- * written with v8's serializer, which keeps Maps and Sets with their insertion order: the engine
+ * written with claims-codec.ts (JSON and typed arrays, not node:v8), which keeps Maps and Sets with their insertion order: the engine
  * returns the first conflict it meets, so the order is part of the answer. A long note's words, frames,
  * sentence subjects and sentences are stored as columns and decoded only where the engine reads them
  * (claims-lazy.ts: deserializing a 200 KB note's claims whole took ~5 ms; from COLUMNS_FROM sentences on). At most MAX_ENTRIES files
@@ -22,6 +22,7 @@ import { writeCacheFile } from '../util/cache-dir.js';
 import { FNV_OFFSET, fnvState } from '../similarity/minhash.js';
 import { makeVaultFile, readMarkdownFile } from '../vault/file.js';
 import { CACHE_KEY } from '../version.js';
+import { decodeEntry, encodeEntry } from './claims-codec.js';
 import { isStoredClaims, loadClaims, storeClaims, type StoredClaims } from './claims-lazy.js';
 
 export const CLAIMS_DIR = join('.memlint', 'cache', 'guard-claims');
@@ -35,7 +36,7 @@ export const MAX_ENTRIES = 1000;
 export const COLUMNS_FROM = 100;
 /** And at most this many bytes in all (a 200 KB note's claims take ~2 MB; most notes' a few KB). */
 export const MAX_BYTES = 64 * 1024 * 1024;
-const MAGIC = 'memlint-guard-claims-5';
+const MAGIC = 'memlint-guard-claims-7';
 
 interface Entry {
   readonly magic: string;
@@ -64,9 +65,6 @@ const isThingIndex = (x: unknown): x is ThingIndex => {
     !!t && Array.isArray(t.list) && Array.isArray(t.refused) && t.byKey instanceof Map && Array.isArray(t.refusedKeys)
   );
 };
-
-/** node:v8 only when a note is compared (most guard calls compare none). */
-const v8 = (): typeof import('node:v8') => process.getBuiltinModule('node:v8');
 
 export interface ClaimsStore {
   /** The note's sentences and claims, from the cache when its bytes are unchanged; null when it cannot be read. */
@@ -107,7 +105,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
     if (bytes.length > maxBytes) return null;
     let e: Entry;
     try {
-      e = v8().deserialize(readFileSync(fileOf(path))) as Entry;
+      e = decodeEntry(readFileSync(fileOf(path))) as Entry;
     } catch {
       return null;
     }
@@ -151,7 +149,7 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
         maxBytes,
         bytes: p.bytes,
         stored,
-        // The subject is read lazily (a Proxy, which v8.serialize refuses): stored as a plain array.
+        // The subject is read lazily (a Proxy over the columns): stored as a plain array.
         plain: stored ? null : { sentences, claims: { ...claims, subject: [...claims.subject] } },
         things: thingIndex(claims),
       };
@@ -175,7 +173,15 @@ export function claimsStore(root: string, config: Config, mode: 'read-write' | '
     save() {
       if (mode !== 'read-write' || pending.length === 0) return;
       try {
-        for (const { file, entry } of pending) writeCacheFile(file, v8().serialize(entry));
+        for (const { file, entry } of pending) {
+          let data: Buffer;
+          try {
+            data = encodeEntry(entry);
+          } catch {
+            continue; // a value the codec cannot keep exactly: this note's claims are computed each time
+          }
+          writeCacheFile(file, data);
+        }
         prune(dir, MAX_ENTRIES, MAX_BYTES);
       } catch {
         /* a read-only vault: answered without caching */
