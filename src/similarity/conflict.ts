@@ -179,6 +179,9 @@ const NOT_PROSE = /`[^`]*`|[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?
  */
 const MAY_HOLD_NOT_PROSE = /[`/"“]/;
 
+/** A digit, or a character NFKC may turn into one: a text without either has no NUMBER token. */
+const MAY_HOLD_NUMBER = /[0-9]|[^\x00-\x7f]/;
+
 function viewClause(raw: string): ClauseView {
   const text = raw;
   const mayHold = MAY_HOLD_NOT_PROSE.test(raw);
@@ -192,7 +195,7 @@ function viewClause(raw: string): ClauseView {
   const lower = text.toLowerCase();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
-    if (NEGATIONS.has(t) || /n't$/.test(t)) {
+    if (NEGATIONS.has(t) || t.endsWith("n't")) {
       negated = true;
       continue;
     }
@@ -201,8 +204,11 @@ function viewClause(raw: string): ClauseView {
     if (!STOPWORDS.has(t) && !MARKERS.has(t) && t.length > 1) content.add(t);
   }
   if (/\bnever\b|\bdo not\b|\bdon't\b/.test(lower)) negated = true;
-  // Values are keyed within comma-separated segments: in "82K files, 22 languages" 22 is languages.
-  for (const segment of (mayHold ? raw.replace(NOT_PROSE, ' ') : raw).split(/,\s+/)) {
+  // Values are keyed within comma-separated segments: in "82K files, 22 languages" 22 is languages. Each is a
+  // NUMBER token, which holds an ASCII digit: an ASCII text without one holds none (NFKC may make a digit of a
+  // non-ASCII character: such a text is read).
+  const prose = mayHold ? raw.replace(NOT_PROSE, ' ') : raw;
+  for (const segment of MAY_HOLD_NUMBER.test(prose) ? prose.split(/,\s+/) : []) {
     const seg = tokens(segment);
     for (let i = 0; i < seg.length; i++) {
       const t = seg[i]!;
@@ -228,7 +234,7 @@ function viewClause(raw: string): ClauseView {
     );
     if (words.length) phrases.push(words);
   }
-  const code = [...raw.matchAll(/`([^`\n]{1,80})`/g)]
+  const code = (raw.includes('`') ? [...raw.matchAll(/`([^`\n]{1,80})`/g)] : [])
     .map((m) => m[1]!.trim().toLowerCase())
     .filter((c) => c.length >= 3 || /^[a-z]/.test(c));
   const rejected = new Set<string>();
