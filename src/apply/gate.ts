@@ -299,6 +299,8 @@ function holdsInOrder(line: string, parts: readonly string[]): boolean {
  * (its place in `files`), so that one index of the vault's own files serves every post-image (`holds` is told which
  * of those files the post-image no longer has as they were).
  */
+/** A fact line's distinct words, in order (the written index's lines recur in every judged post-image). */
+const lineWords = new Map<string, readonly string[]>();
 /** Look-ups a `FactLines` answers by reading every line before it makes its word index. */
 const FACT_SCANS = 16;
 class FactLines {
@@ -329,8 +331,11 @@ class FactLines {
     if (this.words) return this.words;
     count('apply.factLineIndexes');
     const postings = new Map<string, number[]>();
+    if (lineWords.size > 200_000) lineWords.clear();
     this.lines.forEach((line, at) => {
-      for (const w of new Set(line.split(' '))) {
+      let words = lineWords.get(line);
+      if (words === undefined) lineWords.set(line, (words = [...new Set(line.split(' '))]));
+      for (const w of words) {
         const list = postings.get(w);
         if (list) list.push(at);
         else postings.set(w, [at]);
