@@ -461,6 +461,9 @@ function linksByLine(file: VaultFile): ReadonlyMap<number, Link[]> {
   return m;
 }
 
+/** `line.replace(/\r$/, '')` without a regex: 9,000 index lines twice per judged post-image on the hard shape. */
+const withoutCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
 /** Text of removed index lines found nowhere in the post-image (pointer lines to deleted notes excepted). */
 export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileChange[]): LostLine[] {
   const deleted = new Set(changes.filter((c) => !c.after).map((c) => c.path));
@@ -483,11 +486,13 @@ export function lostIndexText(vault: Vault, post: Vault, changes: readonly FileC
   for (const file of indexes) {
     const after = post.byPath.get(file.path);
     const remaining = new Map<string, number>();
-    for (const l of (after ? after.text : '').split('\n'))
-      remaining.set(l.replace(/\r$/, ''), (remaining.get(l.replace(/\r$/, '')) ?? 0) + 1);
+    for (const raw of (after ? after.text : '').split('\n')) {
+      const l = withoutCr(raw);
+      remaining.set(l, (remaining.get(l) ?? 0) + 1);
+    }
     const lines = file.text.split('\n');
     lines.forEach((raw, i) => {
-      const line = raw.replace(/\r$/, '');
+      const line = withoutCr(raw);
       const n = remaining.get(line) ?? 0;
       if (n > 0) {
         remaining.set(line, n - 1);
