@@ -1,4 +1,5 @@
 /** What a note refers to in the outside world, extracted from its text (code included). */
+import { isSpace } from '../similarity/claims.js';
 
 export type ReferenceKind = 'path' | 'script' | 'make-target' | 'command' | 'module' | 'python-module';
 
@@ -26,26 +27,10 @@ const MAKE = /\bmake\s+(?:-[A-Za-z]\s+\S+\s+)*([A-Za-z_][\w.-]*)/g;
 const PY_MODULE = /\bpython3?\s+-m\s+([A-Za-z_][\w.]*)/g;
 const IMPORT = /\bimport\s+(?:[\w*{}\s,]+\s+from\s+)?['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** JavaScript's `\s` (what PATH_TOKEN's classes leave out), as a code test. */
-function isSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 /**
  * `body.matchAll(PATH_TOKEN)`, as [index, text] pairs, without trying the regex at every place of the body. Every
  * match holds a `/` (both alternatives do) and no white space (no class of the regex admits it), so a match lies
- * in one white-space-separated word that holds a `/`; no place of a word without one starts a match. The regex
+ * in one white-space-separated word that holds a `/`; no place of a word without one starts a match (`isSpace` is `\s`). The regex
  * is started at the first such word at or past the last match's end: it finds the next match itself (its
  * look-behind reads the body before where it starts, as before). Same matches (test/references.test.ts).
  */
