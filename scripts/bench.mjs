@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchEnv, strippedCaCerts } from './bench/child-env.mjs';
 import { generate, indexedNote } from './bench/generate.mjs';
 
 const { values } = parseArgs({
@@ -37,6 +38,9 @@ const node = process.execPath;
 const cli = join(process.cwd(), 'dist', 'cli.js');
 const mdlint = join(process.cwd(), 'node_modules', 'markdownlint-cli2', 'markdownlint-cli2-bin.mjs');
 
+const childEnv = benchEnv;
+if (strippedCaCerts)
+  console.log('bench: NODE_EXTRA_CA_CERTS is unset for every timed process (it adds a constant to every node start).');
 const gnuTime = existsSync('/usr/bin/time');
 const cpu = {}; // tool → CPU ms of each run
 /** Milliseconds of one cold process; Infinity when it ran past the timeout. Records its CPU time under `name`. */
@@ -44,6 +48,7 @@ function time(cmd, args, input, name) {
   const argv = gnuTime ? ['/usr/bin/time', ['-f', '@cpu %U %S', cmd, ...args]] : [cmd, args];
   const t = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv[1], {
+    env: childEnv,
     input,
     stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
     maxBuffer: 1 << 28,
@@ -61,6 +66,7 @@ function time(cmd, args, input, name) {
 function peakRssMb(cmd, args) {
   if (!existsSync('/usr/bin/time')) return null;
   const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+    env: childEnv,
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: timeoutMs,
@@ -122,7 +128,13 @@ for (const shape of shapes) {
       // to date in the timed run, as an agent's next save meets them after it edited a note.
       'guard, after an edit': [node, guardArgs, undefined, undefined, draft],
       // guard with its caches up to date (an untimed guard call first): the issue's "with its cache".
-      'guard (cache)': [node, guardArgs, () => spawnSync(node, guardArgs, { input: draft }), undefined, draft],
+      'guard (cache)': [
+        node,
+        guardArgs,
+        () => spawnSync(node, guardArgs, { input: draft, env: childEnv }),
+        undefined,
+        draft,
+      ],
       'memlint consolidate': [node, [cli, 'consolidate', dir, '--out', join(OUT, `proposal-${shape}-${n}.yaml`)]],
     };
     const peers = !values['no-peers'] && n <= 10000;

@@ -4,6 +4,7 @@
 // for --base, each build's own copy (bench-out/vault-…-base) with its caches warm.
 // Usage: node scripts/bench/guard-hook.mjs [--runs 9] [--base DIR] [--vaults vault-1000,vault-hard-1000,…]
 import { spawnSync } from 'node:child_process';
+import { benchEnv } from './child-env.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const cpu = (args, input) => {
   const r = spawnSync('/usr/bin/time', ['-f', '@cpu %U %S', process.execPath, ...args], {
     input,
     stdio: ['pipe', 'ignore', 'pipe'],
+    env: benchEnv,
   });
   const m = /@cpu ([\d.]+) ([\d.]+)/.exec(r.stderr.toString());
   if (!m) throw new Error(`${args.join(' ')}: ${r.stderr}`);

@@ -7,6 +7,7 @@
 // --base DIR: also time another build's CLI (DIR/cli.js, e.g. a copy of an older dist/ kept in
 // bench-out/), interleaved with this one, on its own copy of each vault (each build keeps its own caches).
 import { spawnSync } from 'node:child_process';
+import { benchEnv } from './child-env.mjs';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,8 +34,8 @@ const timer = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 function time(args, input) {
   const t = process.hrtime.bigint();
   const r = timer
-    ? spawnSync(timer, ['-f', '@cpu %U %S', node, ...args], { input, stdio: ['pipe', 'ignore', 'pipe'] })
-    : spawnSync(node, args, { input, stdio: ['pipe', 'ignore', 'pipe'] });
+    ? spawnSync(timer, ['-f', '@cpu %U %S', node, ...args], { input, stdio: ['pipe', 'ignore', 'pipe'], env: benchEnv })
+    : spawnSync(node, args, { input, stdio: ['pipe', 'ignore', 'pipe'], env: benchEnv });
   const wall = Number(process.hrtime.bigint() - t) / 1e6;
   const err = r.stderr.toString();
   const status = timer ? Number(/exit status (\d+)/.exec(err)?.[1] ?? 0) : r.status;
