@@ -1,5 +1,4 @@
 /** Every note's signature, from the cache where the file is unchanged, else read and computed. */
-import { statSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
 import { signature } from '../similarity/minhash.js';
 import { statedText, textShingleHashes } from '../similarity/text.js';
@@ -7,6 +6,7 @@ import type { Discovery } from '../vault/discover.js';
 import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
 import { readCache, writeCache, type NoteSignature, type SignatureTable } from './cache.js';
+import { statFile } from '../util/file-stat.js';
 import { mark } from '../util/timing.js';
 import { checkDeadline, type Deadline } from './deadline.js';
 
@@ -74,7 +74,7 @@ export function noteSignatures(
       }
       if (i !== undefined) {
         // Only a cached note needs a stat of its own: reading a note gives its size and mtime anyway.
-        const st = statSync(f.absPath, { throwIfNoEntry: false });
+        const st = statFile(f.absPath);
         if (!st) {
           unreadable.push(f.path);
           continue;
