@@ -8,12 +8,13 @@
  * same files with the same bytes, under the same version and config (the header's), so the same vault: the
  * closed rules' findings, the number of notes and the index figures recorded with it are its answer.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { Finding } from '../rules/types.js';
 import { count } from '../util/counters.js';
 import { sha1Base64 } from '../util/digest.js';
 import { discover, type Discovery } from '../vault/discover.js';
 import type { FileStat, IndexInfo, VaultKind } from '../vault/model.js';
+import { statFile, type StatFields } from '../util/file-stat.js';
 import { roleClassifier } from '../vault/roles.js';
 import type { Config } from '../config/schema.js';
 import { Part } from './check-cache-row.js';
@@ -140,7 +141,7 @@ export interface FastResult {
   readonly answer?: FastAnswer;
   readonly found?: Discovery;
   /** By absolute path: the stats taken (files that could not be stat'ed are absent). */
-  readonly stats?: ReadonlyMap<string, Stats>;
+  readonly stats?: ReadonlyMap<string, StatFields>;
 }
 
 const keys = new WeakMap<Discovery, string>();
@@ -212,12 +213,12 @@ function answerFrom(
   let same = keyOfDiscovery(found) === record.found;
   const roleOf = roleClassifier(config, record.kind);
   const files = record.files;
-  const stats = new Map<string, Stats>();
+  const stats = new Map<string, StatFields>();
   let at = 0;
   // Every file is stat'ed even once a difference is found: the full run needs their stats too.
   for (const f of found.markdown) {
     if (roleOf(f.path) === 'ignored') continue;
-    const st = statSync(f.absPath, { throwIfNoEntry: false });
+    const st = statFile(f.absPath);
     if (st) stats.set(f.absPath, st);
     if (!same) continue;
     const cell = files[at + 1];

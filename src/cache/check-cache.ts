@@ -22,7 +22,8 @@
  * vault (the project, context files) run every time.
  */
 import { isAscii } from 'node:buffer';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { statFile, type StatFields } from '../util/file-stat.js';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { FileFindingsCache } from '../rules/engine.js';
@@ -278,7 +279,7 @@ export class CheckCache implements ParseCache {
     const row = this.row(e);
     const was = row?.stat;
     if (!this.trustStat || !row || row.role !== role || !was) return undefined;
-    const st = this.prefetched?.get(absPath) ?? statSync(absPath, { throwIfNoEntry: false });
+    const st = this.prefetched?.get(absPath) ?? statFile(absPath);
     if (!st || st.size !== was.size || st.mtimeMs !== was.mtimeMs || st.ctimeMs !== was.ctimeMs || st.ino !== was.ino)
       return undefined;
     const record = this.record(e, row);
@@ -330,10 +331,10 @@ export class CheckCache implements ParseCache {
 
   private shapeMatches = false;
   /** Stats the fast part took a moment ago in this run (`CheckCache.fast`), by absolute path. */
-  private prefetched: ReadonlyMap<string, Stats> | undefined;
+  private prefetched: ReadonlyMap<string, StatFields> | undefined;
 
   /** Use these stats (taken in this run, by absolute path) instead of taking them again. */
-  useStats(stats: ReadonlyMap<string, Stats> | undefined): void {
+  useStats(stats: ReadonlyMap<string, StatFields> | undefined): void {
     this.prefetched = stats;
   }
 

@@ -11,7 +11,7 @@
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 
-export interface FileStat {
+export interface StatFields {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
@@ -21,10 +21,10 @@ export interface FileStat {
 
 type StatBinding = (path: string, bigint: boolean, req: undefined, throwIfNoEntry: boolean) => Float64Array | undefined;
 
-const viaStatSync = (absPath: string): FileStat | undefined => statSync(absPath, { throwIfNoEntry: false });
+const viaStatSync = (absPath: string): StatFields | undefined => statSync(absPath, { throwIfNoEntry: false });
 
 /** Node's `Stats` field order (lib/internal/fs/utils.js `getStatsFromBinding`): mode 1, ino 7, size 8, mtime 12–13, ctime 14–15. */
-const fromFields = (v: Float64Array): FileStat => ({
+const fromFields = (v: Float64Array): StatFields => ({
   size: v[8]!,
   mtimeMs: v[12]! * 1000 + v[13]! / 1e6,
   ctimeMs: v[14]! * 1000 + v[15]! / 1e6,
@@ -32,7 +32,7 @@ const fromFields = (v: Float64Array): FileStat => ({
   mode: v[1]!,
 });
 
-const same = (a: FileStat | undefined, b: FileStat | undefined): boolean =>
+const same = (a: StatFields | undefined, b: StatFields | undefined): boolean =>
   a === b ||
   (a !== undefined &&
     b !== undefined &&
@@ -42,7 +42,7 @@ const same = (a: FileStat | undefined, b: FileStat | undefined): boolean =>
     a.ino === b.ino &&
     a.mode === b.mode);
 
-let chosen: ((absPath: string) => FileStat | undefined) | undefined;
+let chosen: ((absPath: string) => StatFields | undefined) | undefined;
 
 function binding(): StatBinding | undefined {
   if (sep !== '/' || process.execArgv.includes('--pending-deprecation')) return undefined;
@@ -55,11 +55,11 @@ function binding(): StatBinding | undefined {
   }
 }
 
-/** The binding's answer as `FileStat`, when it answers as `statSync` does for node's own executable and a missing file. */
-function choose(): (absPath: string) => FileStat | undefined {
+/** The binding's answer as `StatFields`, when it answers as `statSync` does for node's own executable and a missing file. */
+function choose(): (absPath: string) => StatFields | undefined {
   const stat = binding();
   if (!stat) return viaStatSync;
-  const fast = (absPath: string): FileStat | undefined => {
+  const fast = (absPath: string): StatFields | undefined => {
     // A NUL would cut the path short in C++; statSync refuses it (it never comes from a directory listing).
     if (absPath.includes('\0')) return viaStatSync(absPath);
     const v = stat(absPath, false, undefined, false);
@@ -86,7 +86,7 @@ function choose(): (absPath: string) => FileStat | undefined {
  * `statSync(absPath, { throwIfNoEntry: false })`'s size, times, inode and mode: undefined when nothing is there,
  * thrown as statSync throws otherwise. `absPath` must be absolute.
  */
-export function statFile(absPath: string): FileStat | undefined {
+export function statFile(absPath: string): StatFields | undefined {
   chosen ??= choose();
   return chosen(absPath);
 }
