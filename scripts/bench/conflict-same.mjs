@@ -25,7 +25,15 @@ const walk = (d) => {
 walk(join(process.cwd(), '..', 'shared', 'corpus'));
 for (const v of vaults) for (const l of readFileSync(join(v, 'MEMORY.md'), 'utf8').split('\n')) lines.push(l);
 console.log('lines', lines.length);
-const norm = (x) => JSON.stringify(x, (k, v) => (v instanceof Set ? [...v] : v instanceof Map ? [...v] : v));
+// A view's fields by name (a view may read some of them on first use, from getters JSON.stringify does not see).
+const FIELDS = ['text', 'tokens', 'content', 'negated', 'values', 'numbers', 'units', 'tools', 'replaces', 'retired'];
+FIELDS.push('old', 'rejected', 'code', 'refuses', 'used', 'clauses');
+const fields = (v) =>
+  v && typeof v === 'object' && 'tokens' in v ? Object.fromEntries(FIELDS.map((f) => [f, v[f]])) : v;
+const norm = (x) =>
+  JSON.stringify(fields(x), (k, v) =>
+    v instanceof Set ? [...v] : v instanceof Map ? [...v] : Array.isArray(v) && k === 'clauses' ? v.map(fields) : v,
+  );
 const plainOf = (l) =>
   l
     .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+/, '')

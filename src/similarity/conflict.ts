@@ -147,7 +147,8 @@ export interface SentenceView extends ClauseView {
 }
 
 /** Clauses: a negation keeps its scope over a comma list ("do not rephrase, weaken or stall"). */
-const CLAUSE_SPLIT = /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()（）]\s*|[，；：、]|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
+export const CLAUSE_SPLIT =
+  /;|:\s|\s[-–—]\s|—|\s+but\s+|\s*[()（）]\s*|[，；：、]|,\s*(?=(?:never|not|don't|do not|no)\b)/i;
 /** Words that set polarity or force, not subject. */
 const MARKERS = new Set([
   'always',
@@ -162,13 +163,89 @@ const MARKERS = new Set([
   'allowed',
 ]);
 
+/**
+ * Where the tokens of a whole text may differ from its clauses' tokens put end to end: a character NOT_PROSE may
+ * match (a span may cross a split), "but" (a token the split removes), or fullwidth punctuation (NFKC makes "，"
+ * a comma, which joins the digits of "1，000" into one token).
+ */
+const JOINS_TOKENS = /[`/"“，；：、（）]|\s+but\s+/i;
+
 export function viewSentence(text: string): SentenceView {
+  const pieces = text.split(CLAUSE_SPLIT);
+  const parts = pieces.map((c) => c.trim()).filter((c) => c.length > 2);
+  if (parts.length > 1 && !JOINS_TOKENS.test(text) && pieces.every((p) => p.trim().length > 2 || p.trim() === ''))
+    return new JoinedSentence(text, parts.map(viewClause));
   const whole = viewClause(text);
-  const parts = text
-    .split(CLAUSE_SPLIT)
-    .map((c) => c.trim())
-    .filter((c) => c.length > 2);
   return { ...whole, clauses: parts.length > 1 ? parts.map(viewClause) : [whole] };
+}
+
+/**
+ * The view of a text of several clauses whose tokens are its clauses' tokens end to end (each piece the split
+ * drops is blank, and JOINS_TOKENS finds nothing): its tokens, content words, tools and negation are the clauses'
+ * joined, as `viewClause` of the whole text would find them (every one is read token by token, or by a regex that
+ * no split crosses). Its retired phrases are read from the text; what the engine reads of the whole only when it
+ * is a clause (values, cues, rejected terms…) is the whole text's `viewClause`, made on first read.
+ * test/conflict-view-joined.test.ts compares every field with `viewClause` of the text.
+ */
+class JoinedSentence implements SentenceView {
+  readonly tokens: readonly string[];
+  readonly content: ReadonlySet<string>;
+  readonly tools: ReadonlySet<string>;
+  readonly negated: boolean;
+  readonly retired: readonly (readonly string[])[];
+  #whole: ClauseView | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly clauses: readonly ClauseView[],
+  ) {
+    const toks: string[] = [];
+    const content = new Set<string>();
+    const tools = new Set<string>();
+    let negated = false;
+    for (const c of clauses) {
+      for (const t of c.tokens) toks.push(t);
+      for (const w of c.content) content.add(w);
+      for (const t of c.tools) tools.add(t);
+      if (c.negated) negated = true;
+    }
+    this.tokens = toks;
+    this.content = content;
+    this.tools = tools;
+    this.negated = negated;
+    this.retired = retiredPhrases(text);
+  }
+
+  get #view(): ClauseView {
+    return (this.#whole ??= viewClause(this.text));
+  }
+  get values(): ReadonlyMap<string, string> {
+    return this.#view.values;
+  }
+  get numbers(): ReadonlySet<string> {
+    return this.#view.numbers;
+  }
+  get units(): ReadonlyMap<string, string> {
+    return this.#view.units;
+  }
+  get replaces(): boolean {
+    return this.#view.replaces;
+  }
+  get old(): ReadonlySet<string> {
+    return this.#view.old;
+  }
+  get rejected(): ReadonlySet<string> {
+    return this.#view.rejected;
+  }
+  get code(): readonly string[] {
+    return this.#view.code;
+  }
+  get refuses(): boolean {
+    return this.#view.refuses;
+  }
+  get used(): ReadonlySet<string> {
+    return this.#view.used;
+  }
 }
 
 /** Code spans, URLs and file paths name things; they are not the statement. */
@@ -179,10 +256,16 @@ const NOT_PROSE = /`[^`]*`|[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?
  */
 const MAY_HOLD_NOT_PROSE = /[`/"“]/;
 
-/** A digit, or a character NFKC may turn into one: a text without either has no NUMBER token. */
-const MAY_HOLD_NUMBER = /[0-9]|[^\x00-\x7f]/;
+/**
+ * An ASCII digit, or a character whose NFKC form holds one (superscripts, fractions, circled, fullwidth and
+ * mathematical digits, squared units…): a text without any has no NUMBER token. The list is Unicode's (Node's ICU);
+ * test/conflict-view-joined.test.ts checks it against NFKC on every code point.
+ */
+export const MAY_HOLD_NUMBER =
+  /[0-9\u00b2-\u00b3\u00b9\u00bc-\u00be\u2070\u2074-\u2079\u2080-\u2089\u2150-\u215f\u2189\u2460-\u249b\u24ea\u3251-\u325f\u32b1-\u32cb\u3358-\u3370\u3378-\u3379\u339f-\u33a6\u33a8\u33af\u33e0-\u33fe\uff10-\uff19\u{1ccf0}-\u{1ccf9}\u{1d7ce}-\u{1d7ff}\u{1f100}-\u{1f10a}\u{1fbf0}-\u{1fbf9}]/u;
 
-function viewClause(raw: string): ClauseView {
+/** One clause's view (exported for test/conflict-view-joined.test.ts, which checks `viewSentence` against it). */
+export function viewClause(raw: string): ClauseView {
   const text = raw;
   const mayHold = MAY_HOLD_NOT_PROSE.test(raw);
   const toks = tokens(mayHold ? raw.replace(NOT_PROSE, (m) => (/^`[^`/]*`$/.test(m) ? m.slice(1, -1) : ' ')) : raw);
@@ -205,8 +288,7 @@ function viewClause(raw: string): ClauseView {
   }
   if (/\bnever\b|\bdo not\b|\bdon't\b/.test(lower)) negated = true;
   // Values are keyed within comma-separated segments: in "82K files, 22 languages" 22 is languages. Each is a
-  // NUMBER token, which holds an ASCII digit: an ASCII text without one holds none (NFKC may make a digit of a
-  // non-ASCII character: such a text is read).
+  // NUMBER token, which holds an ASCII digit: a text without one, or a character NFKC makes one of, holds none.
   const prose = mayHold ? raw.replace(NOT_PROSE, ' ') : raw;
   for (const segment of MAY_HOLD_NUMBER.test(prose) ? prose.split(/,\s+/) : []) {
     const seg = tokens(segment);
@@ -222,18 +304,7 @@ function viewClause(raw: string): ClauseView {
       if (next && !STOPWORDS.has(next) && !NUMBER.test(next)) values.set(`${next}#after`, v);
     }
   }
-  const phrases: string[][] = [];
-  for (const m of RETIRED_WORD.test(text) ? text.matchAll(RETIRED) : []) {
-    const before = text.slice(0, m.index).replace(/^[\s*_>#`-]*(?:the|that|this|our|its)?\s*/i, '');
-    if (before.trim() !== '' && !/[,;:—]\s*(?:the\s+)?$/i.test(before)) continue;
-    if (!/\s/.test(m[1]!.trim()) && !/[A-Z0-9_.-]/.test(m[1]!.replace(/^./, ''))) {
-      if (!/^[A-Z]/.test(m[1]!.trim()) || /^(?:The|That|This|It)$/i.test(m[1]!.trim())) continue;
-    }
-    const words = tokens(m[1]!).filter(
-      (t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2,
-    );
-    if (words.length) phrases.push(words);
-  }
+  const phrases = retiredPhrases(text);
   const code = (raw.includes('`') ? [...raw.matchAll(/`([^`\n]{1,80})`/g)] : [])
     .map((m) => m[1]!.trim().toLowerCase())
     .filter((c) => c.length >= 3 || /^[a-z]/.test(c));
@@ -264,6 +335,23 @@ function viewClause(raw: string): ClauseView {
     code,
     refuses: negated || toks.some((t) => REFUSALS.has(t)),
   };
+}
+
+/** Noun phrases (content words) the text says are gone, removed, decommissioned… */
+function retiredPhrases(text: string): string[][] {
+  const phrases: string[][] = [];
+  for (const m of RETIRED_WORD.test(text) ? text.matchAll(RETIRED) : []) {
+    const before = text.slice(0, m.index).replace(/^[\s*_>#`-]*(?:the|that|this|our|its)?\s*/i, '');
+    if (before.trim() !== '' && !/[,;:—]\s*(?:the\s+)?$/i.test(before)) continue;
+    if (!/\s/.test(m[1]!.trim()) && !/[A-Z0-9_.-]/.test(m[1]!.replace(/^./, ''))) {
+      if (!/^[A-Z]/.test(m[1]!.trim()) || /^(?:The|That|This|It)$/i.test(m[1]!.trim())) continue;
+    }
+    const words = tokens(m[1]!).filter(
+      (t) => !STOPWORDS.has(t) && !NEGATIONS.has(t) && !MARKERS.has(t) && t.length > 2,
+    );
+    if (words.length) phrases.push(words);
+  }
+  return phrases;
 }
 
 /** The cue patterns for one tool name, compiled once per process (guard and consolidate view thousands of clauses). */
