@@ -50,14 +50,24 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
  */
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
-  visitRareLists(
-    features.length,
-    rareHashLists(features.length, (i) => features[i]!.shingles, maxDf),
-    (a, b, count) => {
-      const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
-      if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
-    },
-  );
+  const n = features.length;
+  const lists = rareHashLists(n, (i) => features[i]!.shingles, maxDf);
+  // A pair's count is the number of lists holding both notes (each list's notes are distinct), so it is at most the
+  // number of lists holding its smaller note (fewer shingles): a pair can pass only if that note is in at least 3
+  // lists and in `need` of its own length. Only lists holding such a note can hold a passing pair, and every list
+  // two notes share holds that note: the passing pairs get the same counts from those lists alone, in the same
+  // order (visitRareLists: a ascending, then each b where a's lists first reach it), and the other pairs count no
+  // more than before, so they still fail. On the hard shape most notes are in too few rare lists to pass.
+  const need = (i: number): number => features[i]!.shingles.length * SIMILAR.containment * 0.8;
+  const degree = new Int32Array(n);
+  for (const list of lists) for (const i of list) degree[i]!++;
+  const able = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (degree[i]! >= 3 && degree[i]! >= need(i)) able[i] = 1;
+  const kept = lists.filter((list) => list.some((i) => able[i] === 1));
+  visitRareLists(n, kept, (a, b, count) => {
+    const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
+    if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
+  });
   return out;
 }
 
