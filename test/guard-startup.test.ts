@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS_DIR } from '../src/guard/claims-cache.js';
@@ -46,6 +46,11 @@ describe('guard start-up: what a write loads', () => {
   // its own codec, and nothing else a warm note write does hashes or serializes.
   it('a warm note write that reads the notes it compares from the claims cache loads neither node:crypto nor node:v8', () => {
     const warm = copyToTemp(DEMO);
+    // Folders changed within the racy-clean margin (2 s, by ctime, which no test can set back) are not trusted, so on
+    // a loaded machine the second write would store the listings again (and load crypto for the temporary name): the
+    // cache folder is made first (making it later changes the root folder) and the copy left to age past the margin.
+    mkdirSync(join(warm, '.memlint', 'cache'), { recursive: true });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
     const args = ['guard', warm, '--path', 'feedback_pnpm-again.md', '--format', 'json'];
     const first = packagesLoaded(args, draft);
     expect(first.builtins).toContain('crypto'); // the first write stores the entries (temporary file names)
