@@ -51,7 +51,10 @@ function filesOnly(files: readonly VaultFile[]): Vault {
 
 function answer(batch: Batch): BatchResult {
   const files = batch.files.map((f) => {
-    const bytes = batch.bytes.subarray(f.start, f.end);
+    const bytes =
+      f.arena < 0
+        ? batch.bytes.subarray(f.start, f.end)
+        : new Uint8Array(batch.arenas[f.arena]!, f.start, f.end - f.start);
     const stat = { size: f.size, mtimeMs: f.mtimeMs, mode: f.mode };
     // A file that decoded without a problem comes with the main thread's parse; any other is parsed again.
     const p = f.record

@@ -22,6 +22,7 @@ import type { FileFindingsCache } from './engine.js';
 import type { Finding, Rule } from './types.js';
 import { PORTABLE_RULES } from './portable.js';
 import { plainRecord, type PlainRecord } from '../vault/reused.js';
+import { count } from '../util/counters.js';
 
 /** Bytes of files read before a worker is started: below it (every corpus vault, the pre-commit hook's case) one thread is as fast. */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
@@ -55,7 +56,9 @@ export interface PostedFile {
   readonly mtimeMs: number;
   readonly mode: number;
   readonly maxBytes: number;
-  /** Where its bytes are in the batch's buffer. */
+  /** Which of the batch's shared buffers holds its bytes (read into an arena, src/util/arena.ts), or -1: the batch's own buffer. */
+  readonly arena: number;
+  /** Where its bytes are in that buffer. */
   readonly start: number;
   readonly end: number;
   /** The main thread's parse, for a file that decoded without a problem (else the worker parses the bytes). */
@@ -64,7 +67,10 @@ export interface PostedFile {
 
 export interface Batch {
   readonly files: readonly PostedFile[];
+  /** The bytes of the files not read into a shared buffer, copied one after another (transferred). */
   readonly bytes: Uint8Array;
+  /** Shared buffers holding the other files' bytes (shared with the worker, not copied). */
+  readonly arenas: readonly SharedArrayBuffer[];
 }
 
 /**
@@ -206,13 +212,27 @@ export class FileRuleWorker implements FileFindingsCache {
 
   private flush(): void {
     if (!this.worker || this.pending.length === 0) return;
-    // One buffer per batch, transferred: a file's bytes may be a view of a larger pooled buffer,
-    // which a structured clone would copy whole.
-    const bytes = new Uint8Array(this.pendingBytes);
+    // Bytes read into a shared arena are posted as the arena (shared, not copied). The others are copied into one
+    // buffer per batch, transferred: a file's bytes may be a view of a larger pooled buffer, which a structured
+    // clone would copy whole.
+    let copied = 0;
+    for (const { p } of this.pending) if (!(p.bytes.buffer instanceof SharedArrayBuffer)) copied += p.bytes.length;
+    const bytes = new Uint8Array(copied);
+    const arenas: SharedArrayBuffer[] = [];
     const files: PostedFile[] = [];
     let at = 0;
     for (const { p, maxBytes } of this.pending) {
-      bytes.set(p.bytes, at);
+      const shared = p.bytes.buffer instanceof SharedArrayBuffer ? p.bytes.buffer : null;
+      let arena = -1,
+        start = at;
+      if (shared) {
+        arena = arenas.lastIndexOf(shared);
+        if (arena < 0) arena = arenas.push(shared) - 1;
+        start = p.bytes.byteOffset;
+      } else {
+        bytes.set(p.bytes, at);
+        at += p.bytes.length;
+      }
       files.push({
         path: p.path,
         absPath: p.absPath,
@@ -221,16 +241,18 @@ export class FileRuleWorker implements FileFindingsCache {
         mtimeMs: p.mtimeMs,
         mode: p.mode,
         maxBytes,
-        start: at,
-        end: at + p.bytes.length,
+        arena,
+        start,
+        end: start + p.bytes.length,
         record: p.problem === null ? plainRecord(p) : null,
       });
       this.batchOf.set(p.path, this.posted);
-      at += p.bytes.length;
     }
+    count('parallel.copiedBytes', copied);
+    count('parallel.sharedFiles', files.length - files.filter((f) => f.arena < 0).length);
     this.pending = [];
     this.pendingBytes = 0;
-    const batch: Batch = { files, bytes };
+    const batch: Batch = { files, bytes, arenas };
     this.worker.postMessage(batch, [bytes.buffer]);
     this.batches.push(files.map((f) => f.path));
     this.posted++;

@@ -16,6 +16,7 @@ import {
 } from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
 import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem } from './decode.js';
+import type { ByteAlloc } from '../util/arena.js';
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
 
@@ -26,6 +27,8 @@ export interface ParseOptions {
   readonly scan?: boolean;
   /** The path as bytes, for a file whose name is not valid UTF-8 (discover's `raw`). */
   readonly raw?: Buffer;
+  /** Where a whole file's bytes are read into (`check`: a shared arena, src/util/arena.ts); else a buffer of its own. */
+  readonly alloc?: ByteAlloc;
 }
 
 export function parseMarkdown(
@@ -196,7 +199,7 @@ export function readMarkdownFile(
       }
       bytes = head.subarray(0, off);
     } else {
-      const buf = Buffer.allocUnsafe(st.size);
+      const buf = options.alloc ? options.alloc(st.size) : Buffer.allocUnsafe(st.size);
       let off = 0;
       while (off < st.size) {
         const n = readSync(fd, buf, off, st.size - off, off);

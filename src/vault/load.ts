@@ -25,6 +25,7 @@ import { count } from '../util/counters.js';
 import { ANY_KEY, buildLookup, fileKeys, lazyLink, resolveLink, targetKeys, type NoteLookup } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 import { linkResolver, type LinkResolver } from './link-memo.js';
+import type { ByteAlloc } from '../util/arena.js';
 
 export interface LoadOptions {
   readonly config: Config;
@@ -37,6 +38,8 @@ export interface LoadOptions {
   readonly onDiscover?: (found: Discovery) => void;
   /** What `discover(root)` found a moment ago in this run (`check --cache` looked already): not walked again. */
   readonly found?: Discovery;
+  /** Where files' bytes are read into (`check`: src/util/arena.ts); else a buffer each. */
+  readonly alloc?: ByteAlloc;
 }
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
@@ -104,13 +107,10 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       // maxFileBytes is about notes; an index or catalog is always read (a 100k-note catalog is ~6 MB).
       // Telling the kind reads MEMORY.md as a Hermes store first: that guess never goes through the cache.
       const cache = role === 'hermes-store' && !kindKnown ? undefined : options.parseCache;
-      p = readMarkdownFile(
-        f.path,
-        f.absPath,
-        role,
-        role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES,
-        f.raw ? { raw: f.raw } : cache ? { cache } : {},
-      );
+      p = readMarkdownFile(f.path, f.absPath, role, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, {
+        ...(f.raw ? { raw: f.raw } : cache ? { cache } : {}),
+        ...(options.alloc ? { alloc: options.alloc } : {}),
+      });
       parsedCache.set(f.path, p);
     }
     return p;
