@@ -51,7 +51,7 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
   const n = features.length;
-  const lists = rareHashLists(n, (i) => features[i]!.shingles, maxDf);
+  const runs = rareRuns(n, (i) => features[i]!.shingles, maxDf);
   // A pair's count is the number of lists holding both notes (each list's notes are distinct), so it is at most the
   // number of lists holding its smaller note (fewer shingles): a pair can pass only if that note is in at least 3
   // lists and in `need` of its own length. Only lists holding such a note can hold a passing pair, and every list
@@ -59,11 +59,19 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
   // order (visitRareLists: a ascending, then each b where a's lists first reach it), and the other pairs count no
   // more than before, so they still fail. On the hard shape most notes are in too few rare lists to pass.
   const need = (i: number): number => features[i]!.shingles.length * SIMILAR.containment * 0.8;
+  const { starts, flat, lists } = runs;
   const degree = new Int32Array(n);
-  for (const list of lists) for (const i of list) degree[i]!++;
+  for (let j = 0; j < starts[lists]!; j++) degree[flat[j]!]!++;
   const able = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (degree[i]! >= 3 && degree[i]! >= need(i)) able[i] = 1;
-  const kept = lists.filter((list) => list.some((i) => able[i] === 1));
+  // The lists as arrays only when kept (at hard 10k: 307,728 lists, few kept).
+  const kept: number[][] = [];
+  for (let k = 0; k < lists; k++)
+    for (let j = starts[k]!; j < starts[k + 1]!; j++)
+      if (able[flat[j]!] === 1) {
+        kept.push(listAt(runs, k));
+        break;
+      }
   visitRareLists(n, kept, (a, b, count) => {
     const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
     if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
@@ -78,6 +86,26 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
  * map held ~4.6 M number keys (most above the small-integer range, so boxed) and was most of the pass.
  */
 export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): number[][] {
+  const runs = rareRuns(n, keysOf, maxDf);
+  const out: number[][] = [];
+  for (let k = 0; k < runs.lists; k++) out.push(listAt(runs, k));
+  return out;
+}
+
+/** rareHashLists' lists in two typed arrays: list k is `flat[starts[k], starts[k + 1])`, for k below `lists`. */
+interface RareRuns {
+  readonly starts: Int32Array;
+  readonly flat: Int32Array;
+  readonly lists: number;
+}
+
+function listAt(runs: RareRuns, k: number): number[] {
+  const list: number[] = [];
+  for (let j = runs.starts[k]!; j < runs.starts[k + 1]!; j++) list.push(runs.flat[j]!);
+  return list;
+}
+
+function rareRuns(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): RareRuns {
   let total = 0;
   for (let i = 0; i < n; i++) total += keysOf(i).length;
   let keys: Uint32Array = new Uint32Array(total);
@@ -89,7 +117,11 @@ export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, max
     w += k.length;
   }
   ({ keys, items } = radixSortByKey(keys, items));
-  const lists: number[][] = [];
+  const flat = new Int32Array(total);
+  // A list holds two items at least: at most total / 2 lists.
+  const starts = new Int32Array((total >> 1) + 1);
+  let lists = 0;
+  let w = 0;
   for (let s = 0; s < total;) {
     let e = s + 1;
     while (e < total && keys[e] === keys[s]) e++;
@@ -98,13 +130,13 @@ export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, max
       continue;
     }
     // Distinct items of the run (a key listed twice by one item counts once), at most maxDf + 1 of them.
-    const list: number[] = [];
-    for (let j = s; j < e && list.length <= maxDf; j++)
-      if (list.length === 0 || list[list.length - 1] !== items[j]) list.push(items[j]!);
-    if (list.length >= 2 && list.length <= maxDf) lists.push(list);
+    const from = w;
+    for (let j = s; j < e && w - from <= maxDf; j++) if (w === from || flat[w - 1] !== items[j]) flat[w++] = items[j]!;
+    if (w - from >= 2 && w - from <= maxDf) starts[++lists] = w;
+    else w = from;
     s = e;
   }
-  return lists;
+  return { starts, flat, lists };
 }
 
 /**
