@@ -165,9 +165,9 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
 /** sharedRareKeys of numbered keys (each item's numbers once): the pairs' counts from the radix-sorted rare lists. */
 function rareKeyCounts(n: number, keyed: readonly Uint32Array[], maxDf: number): Map<number, number> {
   const counts = new Map<number, number>();
-  visitRareLists(
+  visitRuns(
     n,
-    rareHashLists(n, (i) => keyed[i]!, maxDf),
+    rareRuns(n, (i) => keyed[i]!, maxDf),
     (a, b, count) => counts.set(a * n + b, count),
   );
   return counts;
@@ -280,6 +280,19 @@ export function rareTermCounts(features: readonly NoteFeatures[], maxDf: number)
   );
 }
 
+/** What rareTermCounts counts, handed to `visit(a, b, count)` pair by pair in the map's order, without the map. */
+export function visitRareTerms(
+  features: readonly NoteFeatures[],
+  maxDf: number,
+  visit: (a: number, b: number, count: number) => void,
+): void {
+  visitRuns(
+    features.length,
+    rareRuns(features.length, (i) => features[i]!.terms, maxDf),
+    visit,
+  );
+}
+
 /**
  * `visit(a, b, count)` once per pair (a < b) that shares one of the rare lists (each ascending, distinct
  * items), with how many it shares; a ascending. Each note's pairs are counted in one typed array (no
@@ -290,23 +303,33 @@ export function visitRareLists(
   lists: readonly (readonly number[])[],
   visit: (a: number, b: number, count: number) => void,
 ): void {
+  const starts = new Int32Array(lists.length + 1);
+  for (let l = 0; l < lists.length; l++) starts[l + 1] = starts[l]! + lists[l]!.length;
+  const flat = new Int32Array(starts[lists.length]!);
+  for (let l = 0; l < lists.length; l++) flat.set(lists[l]!, starts[l]);
+  visitRuns(n, { starts, flat, lists: lists.length }, visit);
+}
+
+/** visitRareLists of the lists in two typed arrays (`rareRuns`). */
+function visitRuns(n: number, runs: RareRuns, visit: (a: number, b: number, count: number) => void): void {
+  const { starts, flat, lists } = runs;
   // For each note the lists it is in (CSR).
   const degree = new Int32Array(n + 1);
-  for (const list of lists) for (const i of list) degree[i + 1]!++;
+  for (let j = 0; j < starts[lists]!; j++) degree[flat[j]! + 1]!++;
   for (let i = 0; i < n; i++) degree[i + 1]! += degree[i]!;
   const member = new Int32Array(degree[n]!);
   const fill = degree.slice(0, n);
-  for (let l = 0; l < lists.length; l++) for (const i of lists[l]!) member[fill[i]!++] = l;
+  for (let l = 0; l < lists; l++) for (let j = starts[l]!; j < starts[l + 1]!; j++) member[fill[flat[j]!]!++] = l;
   const shared = new Int32Array(n);
   const touched = new Int32Array(n);
   let increments = 0;
   for (let a = 0; a < n; a++) {
     let t = 0;
     for (let m = degree[a]!; m < degree[a + 1]!; m++) {
-      const list = lists[member[m]!]!;
+      const l = member[m]!;
       // Lists are ascending: the notes after a are the pairs (a, b) with a < b.
-      for (let x = list.length - 1; x >= 0; x--) {
-        const b = list[x]!;
+      for (let x = starts[l + 1]! - 1; x >= starts[l]!; x--) {
+        const b = flat[x]!;
         if (b <= a) break;
         if (shared[b] === 0) touched[t++] = b;
         shared[b]!++;
