@@ -1,29 +1,10 @@
 /**
  * `signature` computes four permutations per pass over a note's hashes; the reference below is the definition it
- * replaced (one permutation at a time, the seeds derived as minhash.ts derives them). Same minima, every position.
+ * replaced (one permutation at a time, with minhash.ts's seeds and mix). Same minima, every position.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PERMUTATIONS, signature } from '../src/similarity/minhash.js';
-
-const SEEDS = (() => {
-  const seeds = new Uint32Array(PERMUTATIONS);
-  let s = 0x9e3779b9;
-  for (let i = 0; i < PERMUTATIONS; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    seeds[i] = s >>> 0;
-  }
-  return seeds;
-})();
-
-function mix(x: number): number {
-  let h = x;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+import { mix, PERMUTATIONS, SEEDS, signature } from '../src/similarity/minhash.js';
 
 function reference(hashes: Uint32Array): Uint32Array {
   const sig = new Uint32Array(PERMUTATIONS);

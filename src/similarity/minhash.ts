@@ -11,7 +11,8 @@ export const ROWS = 3;
 export const PERMUTATIONS = BANDS * ROWS;
 const MAX_BUCKET_PAIRS_FROM = 64;
 
-const SEEDS = (() => {
+/** The seeds of the permutations (exported for test/minhash-signature.test.ts's reference). */
+export const SEEDS: Readonly<Uint32Array> = (() => {
   const seeds = new Uint32Array(PERMUTATIONS);
   let s = 0x9e3779b9;
   for (let i = 0; i < PERMUTATIONS; i++) {
@@ -40,7 +41,8 @@ export function hash32(s: string): number {
   return fnvState(FNV_OFFSET, s) >>> 0;
 }
 
-function mix(x: number): number {
+/** A 32-bit finalizer (murmur3's): a permutation of the seeded hash, and the LSH band key's step. */
+export function mix(x: number): number {
   let h = x;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
