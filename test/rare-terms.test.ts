@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSubjectTerm, noteFeatures, rareTermCounts, sharedRareKeys } from '../src/similarity/features.js';
+import {
+  isSubjectTerm,
+  noteFeatures,
+  rareTermCounts,
+  sharedRareKeys,
+  visitRareTerms,
+} from '../src/similarity/features.js';
 import { fnvState, FNV_OFFSET } from '../src/similarity/minhash.js';
 import { scanTokens, statedText, STOPWORDS, tokens } from '../src/similarity/text.js';
 import type { VaultFile } from '../src/vault/model.js';
@@ -93,6 +99,24 @@ describe('rareTermCounts of note features', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('visitRareTerms hands on the entries of rareTermCounts, in the map’s order (the contradictions stage’s pairs)', () => {
+    const text = fc
+      .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { maxLength: 30 })
+      .map((parts) => parts.map(([w, s]) => w + s).join(''));
+    let pairs = 0;
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), (texts, maxDf) => {
+        const features = noteFeatures(texts.map(asNote));
+        const visited: [number, number][] = [];
+        visitRareTerms(features, maxDf, (a, b, count) => visited.push([a * texts.length + b, count]));
+        pairs += visited.length;
+        expect(visited).toEqual([...rareTermCounts(features, maxDf)]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(pairs).toBeGreaterThan(100);
   });
 
   it('keeps colliding terms apart, and every term once per note, past the table growing', () => {

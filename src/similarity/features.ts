@@ -51,7 +51,7 @@ export const SIMILAR = { jaccard: 0.4, containment: 0.7, minShingles: THRESHOLDS
 export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf = 20): [number, number][] {
   const out: [number, number][] = [];
   const n = features.length;
-  const lists = rareHashLists(n, (i) => features[i]!.shingles, maxDf);
+  const runs = rareRuns(n, (i) => features[i]!.shingles, maxDf);
   // A pair's count is the number of lists holding both notes (each list's notes are distinct), so it is at most the
   // number of lists holding its smaller note (fewer shingles): a pair can pass only if that note is in at least 3
   // lists and in `need` of its own length. Only lists holding such a note can hold a passing pair, and every list
@@ -59,11 +59,19 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
   // order (visitRareLists: a ascending, then each b where a's lists first reach it), and the other pairs count no
   // more than before, so they still fail. On the hard shape most notes are in too few rare lists to pass.
   const need = (i: number): number => features[i]!.shingles.length * SIMILAR.containment * 0.8;
+  const { starts, flat, lists } = runs;
   const degree = new Int32Array(n);
-  for (const list of lists) for (const i of list) degree[i]!++;
+  for (let j = 0; j < starts[lists]!; j++) degree[flat[j]!]!++;
   const able = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (degree[i]! >= 3 && degree[i]! >= need(i)) able[i] = 1;
-  const kept = lists.filter((list) => list.some((i) => able[i] === 1));
+  // The lists as arrays only when kept (at hard 10k: 307,728 lists, few kept).
+  const kept: number[][] = [];
+  for (let k = 0; k < lists; k++)
+    for (let j = starts[k]!; j < starts[k + 1]!; j++)
+      if (able[flat[j]!] === 1) {
+        kept.push(listAt(runs, k));
+        break;
+      }
   visitRareLists(n, kept, (a, b, count) => {
     const small = Math.min(features[a]!.shingles.length, features[b]!.shingles.length);
     if (count >= 3 && count >= small * SIMILAR.containment * 0.8) out.push([a, b]);
@@ -78,6 +86,26 @@ export function rareShingleCandidates(features: readonly NoteFeatures[], maxDf =
  * map held ~4.6 M number keys (most above the small-integer range, so boxed) and was most of the pass.
  */
 export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): number[][] {
+  const runs = rareRuns(n, keysOf, maxDf);
+  const out: number[][] = [];
+  for (let k = 0; k < runs.lists; k++) out.push(listAt(runs, k));
+  return out;
+}
+
+/** rareHashLists' lists in two typed arrays: list k is `flat[starts[k], starts[k + 1])`, for k below `lists`. */
+interface RareRuns {
+  readonly starts: Int32Array;
+  readonly flat: Int32Array;
+  readonly lists: number;
+}
+
+function listAt(runs: RareRuns, k: number): number[] {
+  const list: number[] = [];
+  for (let j = runs.starts[k]!; j < runs.starts[k + 1]!; j++) list.push(runs.flat[j]!);
+  return list;
+}
+
+function rareRuns(n: number, keysOf: (i: number) => Uint32Array, maxDf: number): RareRuns {
   let total = 0;
   for (let i = 0; i < n; i++) total += keysOf(i).length;
   let keys: Uint32Array = new Uint32Array(total);
@@ -89,7 +117,11 @@ export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, max
     w += k.length;
   }
   ({ keys, items } = radixSortByKey(keys, items));
-  const lists: number[][] = [];
+  const flat = new Int32Array(total);
+  // A list holds two items at least: at most total / 2 lists.
+  const starts = new Int32Array((total >> 1) + 1);
+  let lists = 0;
+  let w = 0;
   for (let s = 0; s < total;) {
     let e = s + 1;
     while (e < total && keys[e] === keys[s]) e++;
@@ -98,13 +130,13 @@ export function rareHashLists(n: number, keysOf: (i: number) => Uint32Array, max
       continue;
     }
     // Distinct items of the run (a key listed twice by one item counts once), at most maxDf + 1 of them.
-    const list: number[] = [];
-    for (let j = s; j < e && list.length <= maxDf; j++)
-      if (list.length === 0 || list[list.length - 1] !== items[j]) list.push(items[j]!);
-    if (list.length >= 2 && list.length <= maxDf) lists.push(list);
+    const from = w;
+    for (let j = s; j < e && w - from <= maxDf; j++) if (w === from || flat[w - 1] !== items[j]) flat[w++] = items[j]!;
+    if (w - from >= 2 && w - from <= maxDf) starts[++lists] = w;
+    else w = from;
     s = e;
   }
-  return lists;
+  return { starts, flat, lists };
 }
 
 /**
@@ -133,9 +165,9 @@ export function sharedRareKeys<K>(n: number, keysOf: (i: number) => Iterable<K>,
 /** sharedRareKeys of numbered keys (each item's numbers once): the pairs' counts from the radix-sorted rare lists. */
 function rareKeyCounts(n: number, keyed: readonly Uint32Array[], maxDf: number): Map<number, number> {
   const counts = new Map<number, number>();
-  visitRareLists(
+  visitRuns(
     n,
-    rareHashLists(n, (i) => keyed[i]!, maxDf),
+    rareRuns(n, (i) => keyed[i]!, maxDf),
     (a, b, count) => counts.set(a * n + b, count),
   );
   return counts;
@@ -248,6 +280,19 @@ export function rareTermCounts(features: readonly NoteFeatures[], maxDf: number)
   );
 }
 
+/** What rareTermCounts counts, handed to `visit(a, b, count)` pair by pair in the map's order, without the map. */
+export function visitRareTerms(
+  features: readonly NoteFeatures[],
+  maxDf: number,
+  visit: (a: number, b: number, count: number) => void,
+): void {
+  visitRuns(
+    features.length,
+    rareRuns(features.length, (i) => features[i]!.terms, maxDf),
+    visit,
+  );
+}
+
 /**
  * `visit(a, b, count)` once per pair (a < b) that shares one of the rare lists (each ascending, distinct
  * items), with how many it shares; a ascending. Each note's pairs are counted in one typed array (no
@@ -258,23 +303,33 @@ export function visitRareLists(
   lists: readonly (readonly number[])[],
   visit: (a: number, b: number, count: number) => void,
 ): void {
+  const starts = new Int32Array(lists.length + 1);
+  for (let l = 0; l < lists.length; l++) starts[l + 1] = starts[l]! + lists[l]!.length;
+  const flat = new Int32Array(starts[lists.length]!);
+  for (let l = 0; l < lists.length; l++) flat.set(lists[l]!, starts[l]);
+  visitRuns(n, { starts, flat, lists: lists.length }, visit);
+}
+
+/** visitRareLists of the lists in two typed arrays (`rareRuns`). */
+function visitRuns(n: number, runs: RareRuns, visit: (a: number, b: number, count: number) => void): void {
+  const { starts, flat, lists } = runs;
   // For each note the lists it is in (CSR).
   const degree = new Int32Array(n + 1);
-  for (const list of lists) for (const i of list) degree[i + 1]!++;
+  for (let j = 0; j < starts[lists]!; j++) degree[flat[j]! + 1]!++;
   for (let i = 0; i < n; i++) degree[i + 1]! += degree[i]!;
   const member = new Int32Array(degree[n]!);
   const fill = degree.slice(0, n);
-  for (let l = 0; l < lists.length; l++) for (const i of lists[l]!) member[fill[i]!++] = l;
+  for (let l = 0; l < lists; l++) for (let j = starts[l]!; j < starts[l + 1]!; j++) member[fill[flat[j]!]!++] = l;
   const shared = new Int32Array(n);
   const touched = new Int32Array(n);
   let increments = 0;
   for (let a = 0; a < n; a++) {
     let t = 0;
     for (let m = degree[a]!; m < degree[a + 1]!; m++) {
-      const list = lists[member[m]!]!;
+      const l = member[m]!;
       // Lists are ascending: the notes after a are the pairs (a, b) with a < b.
-      for (let x = list.length - 1; x >= 0; x--) {
-        const b = list[x]!;
+      for (let x = starts[l + 1]! - 1; x >= starts[l]!; x--) {
+        const b = flat[x]!;
         if (b <= a) break;
         if (shared[b] === 0) touched[t++] = b;
         shared[b]!++;

@@ -11,7 +11,8 @@ export const ROWS = 3;
 export const PERMUTATIONS = BANDS * ROWS;
 const MAX_BUCKET_PAIRS_FROM = 64;
 
-const SEEDS = (() => {
+/** The seeds of the permutations (exported for test/minhash-signature.test.ts's reference). */
+export const SEEDS: Readonly<Uint32Array> = (() => {
   const seeds = new Uint32Array(PERMUTATIONS);
   let s = 0x9e3779b9;
   for (let i = 0; i < PERMUTATIONS; i++) {
@@ -40,7 +41,8 @@ export function hash32(s: string): number {
   return fnvState(FNV_OFFSET, s) >>> 0;
 }
 
-function mix(x: number): number {
+/** A 32-bit finalizer (murmur3's): a permutation of the seeded hash, and the LSH band key's step. */
+export function mix(x: number): number {
   let h = x;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
@@ -57,21 +59,49 @@ export function hashSet(shingles: Iterable<string>): Uint32Array {
   return arr.slice(0, w);
 }
 
-/** One permutation at a time over all the hashes, its minimum kept in a local (the same minima). */
+/**
+ * Four permutations at a time over all the hashes, their minima kept in locals (the same minima as one at a time:
+ * each is the minimum of its own mix over the same hashes); PERMUTATIONS is a multiple of four.
+ */
 export function signature(hashes: Uint32Array): Uint32Array {
   const sig = new Uint32Array(PERMUTATIONS);
   const n = hashes.length;
-  for (let i = 0; i < PERMUTATIONS; i++) {
-    const seed = SEEDS[i]!;
-    let min = 0xffffffff;
+  for (let i = 0; i < PERMUTATIONS; i += 4) {
+    const s0 = SEEDS[i]!,
+      s1 = SEEDS[i + 1]!,
+      s2 = SEEDS[i + 2]!,
+      s3 = SEEDS[i + 3]!;
+    let m0 = 0xffffffff,
+      m1 = 0xffffffff,
+      m2 = 0xffffffff,
+      m3 = 0xffffffff;
     for (let j = 0; j < n; j++) {
-      let h = hashes[j]! ^ seed;
+      const x = hashes[j]!;
+      let h = x ^ s0;
       h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
       h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-      const v = (h ^ (h >>> 16)) >>> 0;
-      if (v < min) min = v;
+      const v0 = (h ^ (h >>> 16)) >>> 0;
+      if (v0 < m0) m0 = v0;
+      h = x ^ s1;
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      const v1 = (h ^ (h >>> 16)) >>> 0;
+      if (v1 < m1) m1 = v1;
+      h = x ^ s2;
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      const v2 = (h ^ (h >>> 16)) >>> 0;
+      if (v2 < m2) m2 = v2;
+      h = x ^ s3;
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      const v3 = (h ^ (h >>> 16)) >>> 0;
+      if (v3 < m3) m3 = v3;
     }
-    sig[i] = min;
+    sig[i] = m0;
+    sig[i + 1] = m1;
+    sig[i + 2] = m2;
+    sig[i + 3] = m3;
   }
   return sig;
 }
