@@ -88,6 +88,40 @@ describe('guard signature cache: shingles and links read where asked', () => {
     }
   });
 
+  it('scan visits each asked entry once with what a whole read gives, through a reused buffer; kept copies stay', async () => {
+    const dir = vault();
+    // One note whose shingles alone pass scan's reused buffer (256 KB: it gets a buffer of its own).
+    const words = Array.from({ length: 70_000 }, (_, k) => `u${k.toString(36)}`).join(' ');
+    writeFileSync(join(dir, 'note-huge.md'), `---\nname: huge\ndescription: d\ntype: project\n---\n\n${words}\n`);
+    await guard(dir, note(3), 'read-write');
+    const a = readCache(dir)!;
+    const all = whole(a);
+    a.close();
+    expect(Math.max(...[...all.values()].map((e) => e.shingles.length))).toBeGreaterThan(65536);
+    for (let seed = 1; seed <= 12; seed++) {
+      const t = readCache(dir)!;
+      const picked = subset(t.paths.length, seed);
+      if (seed % 3 === 0) picked.push(...subset(t.paths.length, seed + 100)); // some asked twice
+      const asked = seed % 2 ? picked : [...picked].reverse();
+      // Some already read (prefetched, or kept): scan gives those without reading them again.
+      if (seed % 4 === 0) t.prefetch(asked.slice(0, 3));
+      const seen = new Array<number>(asked.length).fill(0);
+      const got = new Array<number[]>(asked.length);
+      t.scan(asked, (k, shingles) => {
+        seen[k]!++;
+        got[k] = [...shingles];
+        if (k % 2 === 0) t.keep(asked[k]!, shingles);
+      });
+      expect(seen.every((c) => c === 1)).toBe(true);
+      asked.forEach((i, k) => expect(got[k], `${seed} ${t.paths[i]}`).toEqual(all.get(t.paths[i]!)!.shingles));
+      t.close();
+      // Kept copies are the entry's shingles after the reused buffer moved on (and after the file is closed).
+      asked.forEach((i, k) => {
+        if (k % 2 === 0) expect([...t.shingles(i)]).toEqual(all.get(t.paths[i]!)!.shingles);
+      });
+    }
+  });
+
   it('a table keeps reading the file its head came from after another call replaced it, and throws once closed', async () => {
     const dir = vault();
     await guard(dir, note(3), 'read-write');

@@ -254,27 +254,31 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
         : (sigs.fresh.find((n) => n.path === target) ??
           (targetIndex !== undefined && sigs.valid.includes(targetIndex) ? table!.note(targetIndex) : undefined));
     // The cheap MinHash estimate first, on the cached table itself: objects only for candidates.
-    const candidates: NoteSignature[] = [];
-    if (table) {
-      const picked: number[] = [];
-      for (const i of sigs.valid)
-        if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) picked.push(i);
-      // Their shingles only (on a vault of long notes most of the file is other notes' shingles).
-      mark('  estimated');
-      table.prefetch(picked);
-      for (const i of picked) candidates.push(table.note(i));
-      mark('  prefetched');
-    }
-    for (const n of sigs.fresh)
-      if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate) candidates.push(n);
     // Same `name`: an update, not a duplicate. Checked after the similarity (the draft's shingles are
     // prepared once: `similarityTo`) because meta() decodes JSON, and most candidates stop there.
     const scored: { n: NoteSignature; similarity: number }[] = [];
     const toDraft = similarityTo(draftHashes);
-    for (const n of candidates) {
-      const similarity = toDraft(n.shingles).score;
+    const consider = (n: NoteSignature, similarity: number): void => {
       if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
+    };
+    if (table) {
+      const picked: number[] = [];
+      for (const i of sigs.valid)
+        if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) picked.push(i);
+      mark('  estimated');
+      // Their shingles only (on a vault of long notes most of the file is other notes' shingles), scored as they are
+      // read through one reused buffer; only the shingles of those that score are kept.
+      const similarities = new Float64Array(picked.length);
+      table.scan(picked, (k, shingles) => {
+        const similarity = (similarities[k] = toDraft(shingles).score);
+        if (similarity >= THRESHOLDS.floor) table.keep(picked[k]!, shingles);
+      });
+      mark('  prefetched');
+      picked.forEach((i, k) => consider(table.note(i), similarities[k]!));
     }
+    for (const n of sigs.fresh)
+      if (n.path !== target && estimate(draftSig, n.signature) >= THRESHOLDS.candidate)
+        consider(n, toDraft(n.shingles).score);
     // Reading a note and running the conflict engine on it is the expensive part: only notes close
     // enough to share a subject, and of those the CONFLICT_CAP most similar (issue 14: on a topical
     // vault hundreds of notes pass `related`, and the hook must stay fast).
