@@ -39,7 +39,8 @@ function time(args, input) {
   const wall = Number(process.hrtime.bigint() - t) / 1e6;
   const err = r.stderr.toString();
   const status = timer ? Number(/exit status (\d+)/.exec(err)?.[1] ?? 0) : r.status;
-  if (status !== 0 && status !== 1) throw new Error(`${args.join(' ')}: ${err}`);
+  // Exit 1 is a refusal, but also how Node ends on an uncaught error: a stack trace in stderr is a crash, not a time.
+  if ((status !== 0 && status !== 1) || /\n\s+at /.test(err)) throw new Error(`${args.join(' ')}: ${err}`);
   const m = /@cpu ([\d.]+) ([\d.]+)/.exec(err);
   return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN };
 }
