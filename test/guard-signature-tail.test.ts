@@ -153,9 +153,11 @@ describe('guard signature cache: shingles and links read where asked', () => {
     const before = readCache(dir)!;
     const expected = whole(readCache(dir)!);
     const open = readCache(dir)!;
-    // Another call rewrites the cache (a rename: a new file) after note 14 and note 21 changed.
+    // Another call writes a new cache file after note 14 and note 21 changed (two changed notes alone would go to the
+    // delta file: the table is removed first, so that the call writes a whole new one at its path).
     writeFileSync(join(dir, 'note-14.md'), note(15).replace('note 15', 'note 14'));
     appendFileSync(join(dir, 'note-21.md'), 'A new sentence about the omega port.\n');
+    rmSync(join(dir, '.memlint', 'cache', 'guard-v2.bin'));
     await guard(dir, note(3), 'read-write');
     const now = whole(readCache(dir)!);
     expect(now.get('note-14.md')!.shingles).not.toEqual(expected.get('note-14.md')!.shingles);

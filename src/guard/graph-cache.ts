@@ -10,7 +10,7 @@
  * Used only while everything the graph was computed from is the same, so that its answers are the
  * ones a graph built now would give: the same build, vault root and settings that classify files,
  * the same listing (every markdown path with how it was reached, every other path), the same
- * signature cache file (size, mtime, ctime, inode: the graph's links and names come from it), and
+ * signature cache files (size, mtime, ctime, inode of the table and its delta: the graph's links and names come from them), and
  * every note with the size and mtime it had (what the signature cache itself checks). It is stored
  * only by a call whose graph came from an unchanged signature cache that it did not rewrite, with
  * every note read (no note unreadable or unsigned). A link the memo does not hold builds the full
@@ -25,7 +25,7 @@ import { roleClassifier } from '../vault/roles.js';
 import { writeCacheFile } from '../util/cache-dir.js';
 import { sha1Base64 } from '../util/digest.js';
 import { CACHE_KEY } from '../version.js';
-import { CACHE_FILE } from './cache.js';
+import { CACHE_FILE, DELTA_FILE } from './cache.js';
 import { readRoots, type LinkGraph } from './link-graph.js';
 import type { SignatureSet } from './signatures.js';
 
@@ -76,7 +76,10 @@ function listingKey(root: string, config: Config, found: Discovery): string {
 /** The signature cache file's identity (null when there is none). */
 function tableId(root: string): number[] | null {
   const st = statSync(join(root, CACHE_FILE), { throwIfNoEntry: false });
-  return st ? [st.size, st.mtimeMs, st.ctimeMs, st.ino] : null;
+  if (!st) return null;
+  // And the delta written since (signatures.ts), or -1s without one.
+  const d = statSync(join(root, DELTA_FILE), { throwIfNoEntry: false });
+  return [st.size, st.mtimeMs, st.ctimeMs, st.ino, ...(d ? [d.size, d.mtimeMs, d.ctimeMs, d.ino] : [-1, -1, -1, -1])];
 }
 
 const sameId = (a: readonly number[] | null, b: readonly number[] | null): boolean =>
@@ -311,7 +314,7 @@ export function graphSession(
         storable:
           sameId(before, after) &&
           sigs.table !== null &&
-          sigs.fresh.length === 0 &&
+          sigs.computed === 0 &&
           sigs.unsigned.length === 0 &&
           sigs.unreadable.length === 0,
       };
