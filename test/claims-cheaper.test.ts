@@ -8,6 +8,7 @@ import {
   identifiers,
   claimSentences,
   isSpace,
+  mayBeCjk,
   noteClaims,
   refusalWords,
   refusedNear,
@@ -19,7 +20,7 @@ import {
   type NoteClaims,
   type Stance,
 } from '../src/similarity/claims.js';
-import { cleanSentence } from '../src/similarity/text.js';
+import { cleanSentence, isCjk } from '../src/similarity/text.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { seeded } from './helpers/seeded.js';
 
@@ -28,6 +29,37 @@ describe('isSpace', () => {
     const differ: string[] = [];
     for (let c = 0; c < 0x10000; c++) if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c.toString(16));
     expect(differ).toEqual([]);
+  });
+});
+
+describe('mayBeCjk', () => {
+  it('holds for every code point isCjk holds for (alone, and after ASCII text)', () => {
+    const missed: string[] = [];
+    for (let c = 0; c <= 0x10ffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const t = String.fromCodePoint(c);
+      if (isCjk(t) && !(mayBeCjk(t) && mayBeCjk(`ab${t}`))) missed.push(c.toString(16));
+    }
+    expect(missed).toEqual([]);
+    expect(mayBeCjk('plain ascii, é and ü')).toBe(false);
+  });
+});
+
+describe('stances of a note', () => {
+  it('are per key: a key refused later does not change another key first met in the same sentence', () => {
+    const c = noteClaims(
+      claimSentences([
+        'Use alphaword and betaword with `gammacmd` and `deltacmd` here.',
+        'Never use betaword or `deltacmd`.',
+      ]),
+    );
+    expect(c.words.get('alphaword')).toEqual({ pos: 0, neg: -1 });
+    expect(c.words.get('betaword')).toEqual({ pos: 0, neg: 1 });
+    expect(c.things.get('gammacmd')).toEqual({ pos: 0, neg: -1 });
+    expect(c.things.get('deltacmd')).toEqual({ pos: 0, neg: 1 });
+    const later = noteClaims(claimSentences(['Never alphaword nor betaword.', 'Use betaword.', 'Use alphaword here.']));
+    expect(later.words.get('alphaword')).toEqual({ pos: 2, neg: 0 });
+    expect(later.words.get('betaword')).toEqual({ pos: 1, neg: 0 });
   });
 });
 

@@ -91,6 +91,44 @@ describe('frames (FrameSet)', () => {
     }
   });
 
+  it('are the reference frames with digits, dots, underscores, short words, and CJK in the clauses', () => {
+    const r = seeded(29);
+    // Every test of the frame builder meets both answers: a filler that is short, holds a digit, `.` or `_`, a
+    // content word opening with a digit, a clause holding a CJK or Hangul character (no frame at all).
+    const ODD = [
+      'ab',
+      'x9',
+      '3d',
+      'v1.2',
+      'foo_bar',
+      'a.b',
+      '9lives',
+      'on',
+      'go',
+      '日本',
+      '한국',
+      'ᄀa',
+      'éclair',
+      'Ünïcode',
+    ];
+    const words = [...VOCAB, ...ODD, ...Array.from({ length: 20 }, (_, i) => `term${i.toString(36)}x`)];
+    let frames = 0;
+    for (let k = 0; k < 200; k++) {
+      const texts = Array.from({ length: 5 + Math.floor(r() * 30) }, () =>
+        Array.from({ length: 3 + Math.floor(r() * 13) }, () => words[Math.floor(r() * words.length)]!).join(' '),
+      );
+      const x = noteClaims(claimSentences(texts)).frames;
+      const entries = Array.from(x.hash, (_, f) => [
+        frameKey(x, f),
+        x.clauses[x.clause[f]!]![x.pos[f]!]!,
+        x.at[x.clause[f]!]!,
+      ]);
+      expect(entries).toEqual([...referenceFrames(texts)].map(([key, v]) => [key, v.filler, v.at]));
+      frames += x.hash.length;
+    }
+    expect(frames).toBeGreaterThan(1000);
+  });
+
   it('are the frames the text-keyed Map held, in its order, with its fillers, and are found where it found them', () => {
     const r = seeded(11);
     // Sentences from a small pool, some with one word changed: notes share frames and disagree on fillers.

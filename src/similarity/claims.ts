@@ -198,8 +198,8 @@ export function refusedNear(
 
 /** The stance a note takes on one thing: sentences where it is used, and where it is refused. */
 export interface Stance {
-  pos: number;
-  neg: number;
+  readonly pos: number;
+  readonly neg: number;
 }
 export interface ValueClaim {
   readonly values: Set<string>;
@@ -267,12 +267,31 @@ function thingOf(code: string): string {
     .trim();
 }
 
-function add(m: Map<string, Stance>, key: string, i: number, neg: boolean): void {
+/**
+ * The stances of one note's keys first met in its current sentence: one object each way, shared by every such key
+ * (stances are never changed in place: a key whose stance changes gets a new one). A note's words and things were
+ * an object each (~2 M at hard 10k), kept for the whole contradictions stage.
+ */
+class Stances {
+  private at = -1;
+  private posStance: Stance = { pos: -1, neg: -1 };
+  private negStance: Stance = { pos: -1, neg: -1 };
+  of(i: number, neg: boolean): Stance {
+    if (i !== this.at) {
+      this.at = i;
+      this.posStance = { pos: i, neg: -1 };
+      this.negStance = { pos: -1, neg: i };
+    }
+    return neg ? this.negStance : this.posStance;
+  }
+}
+
+function add(m: Map<string, Stance>, key: string, i: number, neg: boolean, stances: Stances): void {
   const e = m.get(key);
-  if (e === undefined) m.set(key, neg ? { pos: -1, neg: i } : { pos: i, neg: -1 });
+  if (e === undefined) m.set(key, stances.of(i, neg));
   else if (neg) {
-    if (e.neg < 0) e.neg = i;
-  } else if (e.pos < 0) e.pos = i;
+    if (e.neg < 0) m.set(key, { pos: e.pos, neg: i });
+  } else if (e.pos < 0) m.set(key, { pos: i, neg: e.neg });
 }
 
 function addValue(
@@ -454,6 +473,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
   const numbers = new Set<string>();
   const frames = new FrameBuilder();
   const rules = new Map<string, { refuse: boolean; at: number }>();
+  const stances = new Stances();
   sentences.forEach((s, i) => {
     for (const c of s.clauses) {
       // The clause without its code spans, once (a clause without a backtick has none).
@@ -491,7 +511,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
         const blanked = hasCode ? c.text.replace(CODE, (x) => ' '.repeat(x.length)) : c.text;
         if (textAscii || !NOT_ASCII.test(blanked))
           forEachAsciiWord(blanked, (t, start, end) => {
-            if (!STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, start, end));
+            if (!STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, start, end), stances);
           });
         else
           for (const m of blanked.matchAll(WORD)) {
@@ -499,18 +519,19 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
             const end = w.charCodeAt(w.length - 1);
             // 46 `.`, 39 `'`, 45 `-`: trailing ones dropped.
             const t = end === 46 || end === 39 || end === 45 ? w.replace(/[.'-]+$/, '') : w;
-            if (t.length > 1 && !STOPWORDS.has(t)) add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
+            if (t.length > 1 && !STOPWORDS.has(t))
+              add(words, t, i, refusedAt(c.text, m.index, m.index + m[0].length), stances);
           }
         if (hasCode)
           for (const m of c.text.matchAll(CODE)) {
             const t = thingOf(m[1]!);
-            if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length));
+            if (t.length >= 2) add(things, t, i, refusedAt(c.text, m.index, m.index + m[0].length), stances);
           }
         for (const m of identifiers(blanked))
-          add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length));
+          add(things, m[0].toLowerCase(), i, refusedAt(c.text, m.index, m.index + m[0].length), stances);
         if (hasDigit)
           for (const m of c.text.matchAll(DISTINCT))
-            if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length));
+            if (!YEAR.test(m[0])) add(things, m[0], i, refusedAt(c.text, m.index, m.index + m[0].length), stances);
       }
       // Values: refused ones are remembered (the old value named as gone), scoped ones are not claims.
       if (isScoped && !neg) continue;
@@ -738,9 +759,9 @@ function tokenHash(t: string): number {
 const BLANK = 0x9e3779b9;
 const LOCAL = 0x85ebca6b;
 
-/** The hash of frame (toks, k, local): the words around the blank, in order. */
-function frameHash(th: readonly number[], k: number, local: boolean): number {
-  const end = local ? k + 5 : th.length;
+/** The hash of frame (toks, k, local): the words around the blank, in order (`th`: the clause's `len` token hashes). */
+function frameHash(th: Uint32Array, len: number, k: number, local: boolean): number {
+  const end = local ? k + 5 : len;
   let h1 = local ? LOCAL : 0x12345678,
     h2 = local ? 0x27d4eb2f : 0x165667b1;
   for (let i = 0; i < end; i++) {
@@ -785,7 +806,28 @@ export function findFrame(y: FrameSet, x: FrameSet, f: number): number {
   return -1;
 }
 
+/** `/^\d/` of a token's first code unit. */
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** `/[\d._]/.test(t)`. */
+function holdsDigitDotOrUnderscore(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (isDigitCode(c) || c === 0x2e || c === 0x5f) return true;
+  }
+  return false;
+}
+/**
+ * Whether `isCjk(t)` may hold: Han, Hiragana, Katakana and Hangul have no character below U+1100 (Hangul Jamo, the
+ * first), so a token whose code units are all below it is not CJK (test/claims-cheaper.test.ts checks every code point).
+ */
+export function mayBeCjk(t: string): boolean {
+  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) >= 0x1100) return true;
+  return false;
+}
+
 class FrameBuilder {
+  /** The token hashes of the clause being added (14 tokens at most). */
+  private readonly tokenHashes = new Uint32Array(14);
   private readonly clauses: (readonly string[])[] = [];
   private readonly at: number[] = [];
   private readonly hash: number[] = [];
@@ -807,24 +849,33 @@ class FrameBuilder {
    * Built once per note; comparing two notes is one look-up per frame of the smaller note.
    */
   addClause(toks: readonly string[], at: number): void {
-    if (toks.length < 4 || toks.length > 14 || toks.some(isCjk)) return;
-    const content = toks.filter((t) => !STOPWORDS.has(t) && !/^\d/.test(t)).length;
+    const len = toks.length;
+    if (len < 4 || len > 14) return;
+    // `toks.some(isCjk)` and the count of content words (not stop words, not opening with a digit), in one pass
+    // without a regex per token: a token of code units below U+1100 holds no CJK character.
+    let content = 0;
+    for (let k = 0; k < len; k++) {
+      const t = toks[k]!;
+      if (mayBeCjk(t) && isCjk(t)) return;
+      if (!STOPWORDS.has(t) && !isDigitCode(t.charCodeAt(0))) content++;
+    }
     if (content < 4) return;
     let c = -1;
-    let th: number[] | null = null;
-    for (let k = 0; k < toks.length; k++) {
+    const th = this.tokenHashes;
+    for (let k = 0; k < len; k++) {
       const f = toks[k]!;
-      if (STOPWORDS.has(f) || /[\d._]/.test(f) || f.length < 3) continue;
+      if (f.length < 3 || STOPWORDS.has(f) || holdsDigitDotOrUnderscore(f)) continue;
       if (c < 0) {
         c = this.clauses.push(toks) - 1;
         this.at.push(at);
-        th = toks.map(tokenHash);
+        for (let q = 0; q < len; q++) th[q] = tokenHash(toks[q]!);
       }
-      this.set(th!, c, k, false);
+      this.set(th, len, c, k, false);
       // The local frame too (a clause opening, four words after the filler): "use _ for all unit tests".
-      if (k <= 2 && toks.length >= k + 5) {
-        const right = toks.slice(k + 1, k + 5);
-        if (right.filter((t) => !STOPWORDS.has(t)).length >= 3) this.set(th!, c, k, true);
+      if (k <= 2 && len >= k + 5) {
+        let right = 0;
+        for (let q = k + 1; q < k + 5; q++) if (!STOPWORDS.has(toks[q]!)) right++;
+        if (right >= 3) this.set(th, len, c, k, true);
       }
     }
   }
@@ -851,9 +902,9 @@ class FrameBuilder {
     }
   }
 
-  private set(th: readonly number[], c: number, k: number, local: boolean): void {
+  private set(th: Uint32Array, len: number, c: number, k: number, local: boolean): void {
     count('claims.frames');
-    const h = frameHash(th, k, local);
+    const h = frameHash(th, len, k, local);
     let at = this.slot(h);
     // The probe (this frame as a one-frame set) only when the hash was seen: most frames are new.
     if (this.first[at] !== -1) {

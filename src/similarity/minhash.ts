@@ -60,10 +60,22 @@ export function hashSet(shingles: Iterable<string>): Uint32Array {
 }
 
 /**
+ * The MinHash signature of a note's hashes: `signatureScalar`'s answer, from a WebAssembly SIMD loop once the process
+ * has asked for enough signatures to pay for compiling it (see `simdSignature`), else from `signatureScalar`.
+ */
+export function signature(hashes: Uint32Array): Uint32Array {
+  if (simdCalls < SIMD_AFTER_CALLS) {
+    simdCalls++;
+    return signatureScalar(hashes);
+  }
+  return simdSignature()?.(hashes) ?? signatureScalar(hashes);
+}
+
+/**
  * Four permutations at a time over all the hashes, their minima kept in locals (the same minima as one at a time:
  * each is the minimum of its own mix over the same hashes); PERMUTATIONS is a multiple of four.
  */
-export function signature(hashes: Uint32Array): Uint32Array {
+export function signatureScalar(hashes: Uint32Array): Uint32Array {
   const sig = new Uint32Array(PERMUTATIONS);
   const n = hashes.length;
   for (let i = 0; i < PERMUTATIONS; i += 4) {
@@ -104,6 +116,148 @@ export function signature(hashes: Uint32Array): Uint32Array {
     sig[i + 3] = m3;
   }
   return sig;
+}
+
+/**
+ * Signatures computed by this process on the scalar path before the SIMD one is compiled: a guard call computes one
+ * (compiling would cost more than it saves), consolidate and a guard cache build thousands.
+ */
+const SIMD_AFTER_CALLS = 32;
+let simdCalls = 0;
+/** Set MEMLINT_SIMD=0 to keep every signature on the scalar path (a check that both give one answer). */
+const SIMD_OFF = process.env.MEMLINT_SIMD === '0';
+
+/**
+ * `signatureScalar` as a WebAssembly function over 128-bit lanes: per hash, `VECTORS` × 4 permutations at once (the
+ * seeded hash xor-ed, murmur3's finalizer with `i32x4.mul` for `Math.imul`, the unsigned minimum kept per lane), the
+ * same 32-bit integer arithmetic lane by lane, so the same signature. Memory: the seeds at 0, the signature at 512, the
+ * hashes from 1024. Built here from its opcodes (no binary file to ship); null where the engine has no SIMD.
+ */
+const VECTORS = 3;
+const OUT_AT = 512;
+const HASHES_AT = 1024;
+let simdState: ((hashes: Uint32Array) => Uint32Array) | null | undefined;
+/** What of the WebAssembly API this file uses (the ES2023 lib this project compiles against does not declare it). */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object) => { readonly exports: Record<string, unknown> };
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+export function simdSignature(): ((hashes: Uint32Array) => Uint32Array) | null {
+  if (simdState !== undefined) return simdState;
+  simdState = null;
+  if (SIMD_OFF) return null;
+  try {
+    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    if (!wasm) return null;
+    const instance = new wasm.Instance(new wasm.Module(signatureModule()));
+    const memory = instance.exports.m as WasmMemory;
+    const run = instance.exports.s as (n: number) => void;
+    let view = new Uint32Array(memory.buffer);
+    view.set(SEEDS, 0);
+    simdState = (hashes) => {
+      const need = HASHES_AT + hashes.length * 4;
+      if (need > memory.buffer.byteLength) {
+        memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+        view = new Uint32Array(memory.buffer);
+      }
+      view.set(hashes, HASHES_AT / 4);
+      run(hashes.length);
+      return view.slice(OUT_AT / 4, OUT_AT / 4 + PERMUTATIONS);
+    };
+  } catch {
+    simdState = null;
+  }
+  return simdState;
+}
+
+const uleb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    const b = n & 0x7f;
+    n >>>= 7;
+    out.push(n === 0 ? b : b | 0x80);
+  } while (n !== 0);
+  return out;
+};
+/** i32.const of a number (signed LEB128). */
+const i32 = (n: number): number[] => {
+  const out = [0x41];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+};
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const v128Const = (word: number): number[] => {
+  const bytes: number[] = [];
+  for (let l = 0; l < 4; l++) for (let k = 0; k < 4; k++) bytes.push((word >>> (8 * k)) & 0xff);
+  return [0xfd, 0x0c, ...bytes];
+};
+
+/** The module: memory `m` (one page to start), function `s(n)`: the signature of the n hashes at HASHES_AT. */
+function signatureModule(): Uint8Array {
+  const [N, P, END, G, X, H, C1, C2] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const M = (j: number): number => 8 + j;
+  const S = (j: number): number => 8 + VECTORS + j;
+  const get = (l: number): number[] => [0x20, l];
+  const set = (l: number): number[] => [0x21, l];
+  const tee = (l: number): number[] => [0x22, l];
+  const XOR = [0xfd, 0x51];
+  const SHR_U = [0xfd, 0xad, 0x01];
+  const MUL = [0xfd, 0xb5, 0x01];
+  const MIN_U = [0xfd, 0xb7, 0x01];
+  const [I32_SHL, I32_ADD, I32_GE_U, I32_LT_U, LOOP, BLOCK, BR, BR_IF, END_OP, VOID] = [
+    0x74, 0x6a, 0x4f, 0x49, 0x03, 0x02, 0x0c, 0x0d, 0x0b, 0x40,
+  ];
+  const [V128_LOAD, V128_LOAD32_SPLAT, V128_STORE] = [0x00, 0x09, 0x0b].map((op) => [0xfd, op]) as [
+    number[],
+    number[],
+    number[],
+  ];
+  const body: number[] = [];
+  // end = HASHES_AT + n * 4; the finalizer's constants; g = 0 (the group's byte offset among the seeds).
+  body.push(...i32(HASHES_AT), ...get(N), ...i32(2), I32_SHL, I32_ADD, ...set(END));
+  body.push(...v128Const(0x85ebca6b), ...set(C1), ...v128Const(0xc2b2ae35), ...set(C2), ...i32(0), ...set(G));
+  body.push(LOOP, VOID); // one group of VECTORS × 4 permutations: its seeds, its minima at 0xffffffff
+  for (let j = 0; j < VECTORS; j++) body.push(...get(G), ...V128_LOAD, 4, ...uleb(16 * j), ...set(S(j)));
+  for (let j = 0; j < VECTORS; j++) body.push(...v128Const(0xffffffff), ...set(M(j)));
+  body.push(...i32(HASHES_AT), ...set(P), BLOCK, VOID, LOOP, VOID); // each hash
+  body.push(...get(P), ...get(END), I32_GE_U, BR_IF, 1); // p >= end: out of the block
+  body.push(...get(P), ...V128_LOAD32_SPLAT, 2, 0, ...set(X)); // x in every lane
+  for (let j = 0; j < VECTORS; j++) {
+    body.push(...get(X), ...get(S(j)), ...XOR, ...tee(H)); // h = x ^ seed
+    body.push(...get(H), ...i32(16), ...SHR_U, ...XOR, ...get(C1), ...MUL, ...tee(H)); // h = imul(h ^ h >>> 16, C1)
+    body.push(...get(H), ...i32(13), ...SHR_U, ...XOR, ...get(C2), ...MUL, ...tee(H)); // h = imul(h ^ h >>> 13, C2)
+    body.push(...get(H), ...i32(16), ...SHR_U, ...XOR); // h ^ h >>> 16
+    body.push(...get(M(j)), ...MIN_U, ...set(M(j))); // the unsigned minimum, lane by lane
+  }
+  body.push(...get(P), ...i32(4), I32_ADD, ...set(P), BR, 0, END_OP, END_OP); // p += 4; again; end loop, block
+  for (let j = 0; j < VECTORS; j++)
+    body.push(...i32(OUT_AT), ...get(G), I32_ADD, ...get(M(j)), ...V128_STORE, 4, ...uleb(16 * j));
+  // g += the group's bytes; again while g < the seeds' bytes; end loop, function.
+  body.push(...get(G), ...i32(16 * VECTORS), I32_ADD, ...tee(G), ...i32(PERMUTATIONS * 4), I32_LT_U, BR_IF, 0);
+  body.push(END_OP, END_OP);
+  const locals = [0x02, 0x03, 0x7f, ...uleb(4 + 2 * VECTORS), 0x7b];
+  const func = [...locals, ...body];
+  const MAGIC_VERSION = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  return Uint8Array.from([
+    ...MAGIC_VERSION,
+    ...section(1, [0x01, 0x60, 0x01, 0x7f, 0x00]),
+    ...section(3, [0x01, 0x00]),
+    ...section(5, [0x01, 0x00, 0x01]),
+    ...section(7, [0x02, 0x01, 0x6d, 0x02, 0x00, 0x01, 0x73, 0x00, 0x00]),
+    ...section(10, [0x01, ...uleb(func.length), ...func]),
+  ]);
 }
 
 /** Share of equal positions: an estimate of Jaccard similarity. */
