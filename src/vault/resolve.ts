@@ -242,13 +242,14 @@ const maxDistance = (folded: string): number => Math.max(2, Math.floor(folded.le
  * Did-you-mean: the note stem nearest to `target` once both are folded — the smallest edit distance,
  * at most max(2, ⌊length/4⌋), ties to the stem first in code-unit order; null when none is that near.
  * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target, in
- * three steps: (1) stems within `NEAR` edits (typos), exactly (through the trigram postings once a vault
- * has asked for more than a few targets, see `nearByGrams`; else the trie); (2) the exact search up to the maximum,
- * within `SEARCH_BUDGET` trie rows; (3) if that budget runs out (typically a name never written, near
- * nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
- * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits or
- * the search is small (every corpus vault's misspellings: test/closest-index.test.ts), the work per
- * target is bounded, and did-you-mean is linear in the number of distinct broken targets.
+ * three steps: (1) stems within `NEAR` edits (typos), exactly (through the trigram places once a vault
+ * has asked for more than a few targets, see `nearByGrams`; else the trie, within `NEAR_BUDGET` rows); (2) the
+ * exact search up to the maximum, within `SEARCH_BUDGET` trie rows; (3) if a budget runs out (typically a name
+ * never written, near nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
+ * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits (unless step
+ * 1 needs the trie past its budget: never at hard 10k, see `NEAR_BUDGET`) or the search is small (every corpus
+ * vault's misspellings: test/closest-index.test.ts), the work per target is bounded, and did-you-mean is linear
+ * in the number of distinct broken targets.
  * `closestExact` is the unbounded search (measurements: BENCHMARKS.md, "session 6").
  */
 export function closest(target: string, lookup: NoteLookup): string | null {
@@ -288,6 +289,12 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean =>
 export const SEARCH_BUDGET = 64;
 /** Distances up to this are always searched exactly (typos: a narrow band, cheap). */
 const NEAR = 2;
+/**
+ * Trie rows step 1 may compute for a target the trigram places do not serve. Unbounded before session 18, step 1
+ * grew with the vault twice over (more targets past `NEAR_PLACES`, more rows each): `resolve.trieRows` 1.46 M at
+ * hard 10k, 12.9 M at hard 30k. The most one target needed: 1,510 rows at hard 10k, 4,177 at hard 30k.
+ */
+export const NEAR_BUDGET = 2048;
 /** A trigram in more stems than this says little about which one was meant: not read. */
 const GRAM_POSTING_CAP = 200;
 /** Postings read per target at most (rarest trigrams first). */
@@ -366,7 +373,9 @@ class StemIndex {
       // Typos first (exact, cheap: a narrow band); then the exact search within its budget; then trigrams.
       const near = Math.min(max, NEAR);
       let found = this.nearByGrams(t, near);
-      if (found === CUT) found = this.search(t, near, Infinity);
+      // Where the trigram places do not apply, the trie within `NEAR_BUDGET` rows; past it, step 3 (step 2 would
+      // cut sooner: it searches farther with fewer rows), from where this search stopped.
+      if (found === CUT) found = this.search(t, near, NEAR_BUDGET);
       if (found === -1 && max > NEAR) found = this.search(t, max, SEARCH_BUDGET);
       answer = found === CUT ? this.fromGrams(t) : found < 0 ? null : this.rawByRank[found]!;
     }
