@@ -471,7 +471,40 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
   };
   // A section that is not the first of its group moves as it is to its group's note (named once): made once.
   const memberMoves = new Map<Block, Move>();
+  /** The first move of a group that is not a section's own (`more`, a split section's parts): names its members. */
+  const groupMoves = new Map<string, { readonly size: number; readonly move: Move }>();
+  const groupMove = (g: string, members: readonly Block[], note: string): Move => {
+    count('consolidate.indexGroupMoves');
+    const head = members[0]!;
+    const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
+    const ts = members.map(titleOf);
+    const kind = members.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference';
+    const sections = `${members.length} section${members.length > 1 ? 's' : ''}, ${total} lines`;
+    if (g === 'more') {
+      const description = `Sections moved from ${index.path} (${sections}) to keep the index within its budget: ${listOf(ts, 240)}`;
+      return {
+        from: head.from,
+        lines: linesOf(head),
+        note,
+        frontmatter: write(`More from ${index.path}`, description, kind),
+        pointer: `- [More from ${index.path}: ${escape(listOf(ts, 500))}](${note}) — ${sections} moved here`,
+      };
+    }
+    // The subsections of one section: the note says, by its name and first heading, what they are part of.
+    const path = titleText(maskSecrets(head.parent!), 200);
+    const parent = parentTitle(head.parent!);
+    const description = `Part of "${path}" in ${index.path}, moved to keep the index within its budget (${sections}): ${listOf(ts, 240)}`;
+    const fm = write(parent, description, kind);
+    return {
+      from: head.from,
+      lines: linesOf(head),
+      note,
+      frontmatter: `${fm}# ${path}\n\n`,
+      pointer: `- [${escape(parent)}: ${escape(listOf(ts, 240))}](${note}) — ${sections} moved here`,
+    };
+  };
   const render = (): Move[] => {
+    count('consolidate.indexRenders');
     const blocks = [...moved].sort((a, b) => a.from - b.from);
     const groups = new Map<string, Block[]>();
     for (const b of blocks) {
@@ -519,33 +552,16 @@ function computeSplit(vault: Vault): { items: ItemDraft[]; linesAfter: string[] 
         moves.push(move);
         continue;
       }
-      const total = members.reduce((n, x) => n + x.to - x.from + 1, 0);
-      const ts = members.map(titleOf);
-      const kind = members.some((x) => type(x) === 'feedback') ? 'feedback' : 'reference';
-      const sections = `${members.length} section${members.length > 1 ? 's' : ''}, ${total} lines`;
-      if (g === 'more') {
-        const description = `Sections moved from ${index.path} (${sections}) to keep the index within its budget: ${listOf(ts, 240)}`;
-        moves.push({
-          from: b.from,
-          lines: linesOf(b),
-          note,
-          frontmatter: write(`More from ${index.path}`, description, kind),
-          pointer: `- [More from ${index.path}: ${escape(listOf(ts, 500))}](${note}) — ${sections} moved here`,
-        });
+      // A group's first move names its sections: made again only when the group has gained one since the last
+      // render (sections only join groups, so the same count is the same sections).
+      const known = groupMoves.get(g);
+      if (known && known.size === members.length) {
+        moves.push(known.move);
         continue;
       }
-      // The subsections of one section: the note says, by its name and first heading, what they are part of.
-      const path = titleText(maskSecrets(head.parent!), 200);
-      const parent = parentTitle(head.parent!);
-      const description = `Part of "${path}" in ${index.path}, moved to keep the index within its budget (${sections}): ${listOf(ts, 240)}`;
-      const fm = write(parent, description, kind);
-      moves.push({
-        from: b.from,
-        lines: linesOf(b),
-        note,
-        frontmatter: `${fm}# ${path}\n\n`,
-        pointer: `- [${escape(parent)}: ${escape(listOf(ts, 240))}](${note}) — ${sections} moved here`,
-      });
+      const move = groupMove(g, members, note);
+      groupMoves.set(g, { size: members.length, move });
+      moves.push(move);
     }
     return joinAdjacent(moves);
   };
