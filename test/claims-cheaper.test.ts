@@ -322,7 +322,8 @@ describe('refusals near a word, read only where a refusing word may be', () => {
       const near = refusalWords(text);
       // Everywhere: a refusing word may start before every word and after it.
       // (ascii: false, the Unicode regexes: on ASCII texts `near` reads with their ASCII twins.)
-      const everywhere = { before: -1, after: Array.from({ length: text.length + 1 }, (_, i) => i), ascii: false };
+      const all = Array.from({ length: text.length + 1 }, (_, i) => i);
+      const everywhere = { before: -1, befores: all, after: all, ascii: false };
       for (const m of text.matchAll(/\S+/g)) {
         const [start, end] = [m.index, m.index + m[0].length];
         const full = refusedNear(text, start, end, false, everywhere);

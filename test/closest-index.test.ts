@@ -2,7 +2,15 @@
 // hard bench shape, and on random inputs (fast-check), including ties, CJK and very short targets.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildLookup, closest, closestBruteForce, closestExact, fold } from '../src/vault/resolve.js';
+import {
+  buildLookup,
+  closest,
+  closestBruteForce,
+  closestExact,
+  fold,
+  NEAR_BUDGET,
+  stemsOfPlaces,
+} from '../src/vault/resolve.js';
 import { editDistance } from '../src/util/edit-distance.js';
 import { startCounting, stopCounting } from '../src/util/counters.js';
 import { basename } from 'node:path';
@@ -146,6 +154,46 @@ describe('closest() through the index', () => {
     // Measured 2,559 / 2,571 (99.5%); the 12 others are targets whose exact answer is 3–5 edits away.
     expect(same / targets.size).toBeGreaterThanOrEqual(0.99);
     expect(closestExact('abc', lookupOf(['abd']))).toBe(closestBruteForce('abc', ['abd']));
+  });
+});
+
+describe('step 1 through the trie is bounded (NEAR_BUDGET)', () => {
+  it('computes at most NEAR_BUDGET rows for a short target among many stems that share its prefix', () => {
+    // 4,096 stems `aaaaa` + three of 16 letters: a target of 8 units (too short for the trigram places) that
+    // differs from each in its last three units has ~4,400 trie nodes within reach of two edits.
+    const letters = 'abcdefghijklmnop';
+    const stems: string[] = [];
+    for (const x of letters) for (const y of letters) for (const z of letters) stems.push(`aaaaa${x}${y}${z}`);
+    const lookup = lookupOf(stems);
+    startCounting();
+    const got = closest('aaaaaqrs', lookup);
+    const rows = stopCounting()['resolve.trieRows'] ?? 0;
+    expect(got).toBe(closestBruteForce('aaaaaqrs', stems));
+    expect(rows).toBeGreaterThan(NEAR_BUDGET / 2);
+    expect(rows).toBeLessThanOrEqual(NEAR_BUDGET);
+  });
+});
+
+describe('stemsOfPlaces (step 3 reads its postings from the trigram places)', () => {
+  it('gives each stem holding the trigram once, ascending, however often the stem repeats it', () => {
+    const stem = fc.array(fc.constantFrom('a', 'b', 'c', '語'), { minLength: 0, maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(stem, { minLength: 1, maxLength: 30 }), (stems) => {
+        // The places as the stem index makes them: per trigram, position * 1024 + offset, in stem then offset order.
+        const places = new Map<string, number[]>();
+        stems.forEach((s, i) => {
+          for (let q = 0; q + 3 <= s.length; q++) {
+            const g = s.slice(q, q + 3);
+            (places.get(g) ?? places.set(g, []).get(g)!).push(i * 1024 + Math.min(q, 1023));
+          }
+        });
+        for (const [g, list] of places) {
+          const want = stems.flatMap((s, i) => (s.includes(g) ? [i] : []));
+          expect([...stemsOfPlaces(Int32Array.from(list))], g).toEqual(want);
+        }
+      }),
+      { numRuns: propertyRuns(200) },
+    );
   });
 });
 

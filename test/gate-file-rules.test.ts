@@ -60,6 +60,14 @@ describe('the post-state gate: file rules on the files a plan changes', () => {
     expect(large.counts['apply.fileRuleRuns']).toBe(small.counts['apply.fileRuleRuns']);
   }, 300_000);
 
+  it('offers file rules only the files a plan changes, not every note to be skipped (hard 10k: 1.5 M offers)', async () => {
+    const small = await gate(30);
+    const large = await gate(150);
+    expect(large.ids).toEqual(small.ids);
+    expect(small.counts['apply.fileRuleVisits'] ?? 0).toBeGreaterThan(0);
+    expect(large.counts['apply.fileRuleVisits']).toBe(small.counts['apply.fileRuleVisits']);
+  }, 300_000);
+
   it('parses the files a plan changes, not every note again (the post-image takes the vault’s own parses)', async () => {
     const small = await gate(30);
     const large = await gate(150);

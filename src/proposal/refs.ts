@@ -3,6 +3,7 @@
  * the writer (apply) and guard: how a file is hashed, the vault manifest a proposal is planned against, and how
  * a Hermes store entry is named (`MEMORY.md#3`).
  */
+import { count } from '../util/counters.js';
 import { sha256Hex } from '../util/digest.js';
 import type { Vault, VaultFile } from '../vault/model.js';
 
@@ -20,10 +21,21 @@ export function fileSha(file: VaultFile | undefined): string {
   return sha;
 }
 
+/**
+ * A vault's manifest, once per vault: a vault and its files never change once loaded, and apply plans every trial of
+ * the post-state gate against it (consolidate's gate planned ~7 times at hard 10k, each sorting 10,000 lines).
+ */
+const manifests = new WeakMap<Vault, string>();
+
 /** Hash of every file path and content hash: index and catalog rewrites are planned against it. */
 export function manifestOf(vault: Vault): string {
-  const lines = vault.files.map((f) => `${f.path}\t${fileSha(f)}`).sort();
-  return sha256Hex(lines.join('\n'));
+  let manifest = manifests.get(vault);
+  if (manifest === undefined) {
+    count('proposal.manifests');
+    const lines = vault.files.map((f) => `${f.path}\t${fileSha(f)}`).sort();
+    manifests.set(vault, (manifest = sha256Hex(lines.join('\n'))));
+  }
+  return manifest;
 }
 
 /** Entry `entry` (1-based) of the Hermes store `file`: `MEMORY.md#3` (parsed by parseEntryPath below). */

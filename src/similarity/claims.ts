@@ -105,19 +105,23 @@ export function isSpace(c: number): boolean {
  * of white space (the split of the whole prefix made every word of a long clause cost the clause's length).
  */
 export function lastWords(text: string, end: number, n: number): string {
+  return text
+    .slice(lastWordsFrom(text, end, n), end)
+    .split(/\s+/)
+    .join(' ');
+}
+
+/** Where the text `lastWords(text, end, n)` reads starts: after the n-th run of white space back from `end`, or 0. */
+function lastWordsFrom(text: string, end: number, n: number): number {
   let runs = 0;
-  let from = 0;
   for (let i = end - 1; i >= 0; i--) {
     if (!isSpace(text.charCodeAt(i))) continue;
     let j = i;
     while (j > 0 && isSpace(text.charCodeAt(j - 1))) j--;
-    if (++runs === n) {
-      from = i + 1;
-      break;
-    }
+    if (++runs === n) return i + 1;
     i = j;
   }
-  return text.slice(from, end).split(/\s+/).join(' ');
+  return 0;
 }
 
 /**
@@ -147,16 +151,29 @@ function starts(re: RegExp, text: string): number[] {
 /** The places NEG_BEFORE / NEG_AFTER may find a word in a (non-CJK) clause. */
 interface RefusalWords {
   readonly before: number;
+  /** Every place a word of NEG_BEFORE may start (ascending; `before` is the first, or Infinity). */
+  readonly befores: readonly number[];
   readonly after: readonly number[];
   /** The clause is ASCII: the ASCII twins of NEG_BEFORE, NEG_AFTER and ROMANCE read it. */
   readonly ascii: boolean;
 }
 export function refusalWords(text: string, ascii = !NOT_ASCII.test(text)): RefusalWords {
+  const befores = starts(ascii ? BEFORE_WORDS_ASCII : BEFORE_WORDS, text);
   return {
-    before: starts(ascii ? BEFORE_WORDS_ASCII : BEFORE_WORDS, text)[0] ?? Infinity,
+    before: befores[0] ?? Infinity,
+    befores,
     after: starts(ascii ? AFTER_WORDS_ASCII : AFTER_WORDS, text),
     ascii,
   };
+}
+
+/** Whether one of the ascending places is in [from, to). */
+function startsWithin(places: readonly number[], from: number, to: number): boolean {
+  for (const p of places) {
+    if (p >= to) return false;
+    if (p >= from) return true;
+  }
+  return false;
 }
 
 export function refusedNear(
@@ -177,7 +194,8 @@ export function refusedNear(
     return REFUSE_CJK.test(pre) || REFUSE_CJK.test(post) || REFUSE_ROMANCE.test(pre);
   }
   const negBefore = near.ascii ? NEG_BEFORE_ASCII : NEG_BEFORE;
-  if (near.before < start) {
+  // NEG_BEFORE reads the six words before the thing (`lastWords`): it can match only where a word of it starts there.
+  if (near.before < start && startsWithin(near.befores, lastWordsFrom(text, start, 6), start)) {
     const before = lastWords(text, start, 6);
     const pre = before.split(/[,.!?;:]\W*\s|\*\*/).pop() ?? '';
     if (
@@ -359,8 +377,6 @@ const CLAIM_SPLIT =
 const MAY_SPLIT = /[;；,，–—-]|but/i;
 /** CLAIM_SPLIT on ASCII text (the CJK signs and dashes cannot match there; `\p{L}` is `[A-Za-z]`). */
 const CLAIM_SPLIT_ASCII = /;|\s-\s|\s+but\s+|,\s*(?=(?:never|not|don't|do not|no|but|nunca|nem|mas)(?:$|[^A-Za-z]))/i;
-/** A separator no text holds (splitting by it gives the text whole). */
-const NEVER = /(?!)/;
 /** Code spans keep their text; paths and URLs are names, not words of the statement. */
 const NOT_WORDS = /[a-z][a-z0-9+.-]*:\/\/\S+|(?:~|\.{0,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+/gi;
 /** Values that name one thing wherever they appear: a time of day, an IP address, a dotted version, a port-sized number. */
@@ -398,7 +414,8 @@ export interface ClaimSentenceInput {
 
 /** A sentence's clause texts, before trimming (`ascii`: the sentence is ASCII, read by CLAIM_SPLIT's ASCII twin). */
 export const splitClauses = (text: string, ascii = !NOT_ASCII.test(text)): string[] =>
-  text.split(!MAY_SPLIT.test(text) ? NEVER : ascii ? CLAIM_SPLIT_ASCII : CLAIM_SPLIT);
+  // A text no separator may be in is one clause: `[text]`, what splitting it by a regex that never matches gives.
+  !MAY_SPLIT.test(text) ? [text] : text.split(ascii ? CLAIM_SPLIT_ASCII : CLAIM_SPLIT);
 
 export function claimSentences(texts: readonly string[]): ClaimSentenceInput[] {
   return texts.map(
@@ -471,7 +488,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
   const refusedValues = new Set<string>();
   const subject = lazySubjects(sentences);
   const numbers = new Set<string>();
-  const frames = new FrameBuilder();
+  const frames = new FrameBuilder(sentences.length);
   const rules = new Map<string, { refuse: boolean; at: number }>();
   const stances = new Stances();
   sentences.forEach((s, i) => {
@@ -838,11 +855,23 @@ class FrameBuilder {
    * The frames by hash, as an open-addressing table of the 52-bit hashes (a Map of them boxed every key): per
    * distinct hash its first and last frame, and per frame the next one with its hash, in the order made.
    */
-  private keys = new Float64Array(64);
-  private first = new Int32Array(64).fill(-1);
-  private last = new Int32Array(64);
+  private keys: Float64Array;
+  private first: Int32Array;
+  private last: Int32Array;
   private distinct = 0;
   private readonly next: number[] = [];
+
+  /**
+   * `sentences`: how many sentences the note has. The table starts at a size their frames are likely to need (a
+   * hard-shaped note of ~100 sentences makes ~330 frames: it grew from 64 slots four times), a power of two.
+   */
+  constructor(sentences: number) {
+    let size = 64;
+    while (size < sentences * 8 && size < 4096) size *= 2;
+    this.keys = new Float64Array(size);
+    this.first = new Int32Array(size).fill(-1);
+    this.last = new Int32Array(size);
+  }
 
   /**
    * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its filler.

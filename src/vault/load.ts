@@ -185,7 +185,16 @@ export interface LinkBase {
     Uint8Array,
     { readonly path: string; readonly role: FileRole; readonly signature: string; readonly links: readonly Link[] }
   >;
+  /**
+   * The base's own resolver (its memo of answers by folder, kind and target), when the base was assembled here: a
+   * link of a file the new vault does not share with the base (its index, edited) resolves as in the base unless
+   * one of its `targetKeys` is changed, so it is asked of this memo instead of a new vault's empty one.
+   */
+  readonly resolver: LinkResolver | null;
 }
+
+/** Each assembled vault's resolver (without did-you-mean), for the vaults assembled on it (`LinkBase.resolver`). */
+const resolvers = new WeakMap<Vault, LinkResolver>();
 
 /** How a vault differs from its base: the keys of the files it adds, removes, renames or re-roles, and the exact list. */
 interface Changed {
@@ -204,7 +213,15 @@ export function linkBase(vault: Vault): LinkBase {
       byBytes.set(f.bytes, f);
       files.set(f.path, { role: f.role, name: f.role === 'note' ? (f.meta.name ?? null) : null });
     }
-    bases.set(vault, (base = { root: vault.root, other: vault.otherFiles, files, byBytes, assembled: new WeakMap() }));
+    base = {
+      root: vault.root,
+      other: vault.otherFiles,
+      files,
+      byBytes,
+      assembled: new WeakMap(),
+      resolver: resolvers.get(vault) ?? null,
+    };
+    bases.set(vault, base);
   }
   return base;
 }
@@ -240,16 +257,53 @@ function changedFrom(
   return { keys, signature: diff.join('\n') };
 }
 
+/**
+ * `targetKeys` of a link, by its kind and target (a function of those two alone): a vault has many links to few
+ * targets (hard 10k: 213,622 links, 59,833 distinct), and each key is a fold. Bounded like the gate's line memos.
+ */
+const keysByKind = new Map<string, Map<string, readonly string[]>>();
+let keysKept = 0;
+function keysOf(link: Pick<ScannedLink, 'kind' | 'target'>): readonly string[] {
+  let byTarget = keysByKind.get(link.kind);
+  if (byTarget === undefined) keysByKind.set(link.kind, (byTarget = new Map()));
+  let keys = byTarget.get(link.target);
+  if (keys === undefined) {
+    if (keysKept > 500_000) {
+      for (const m of keysByKind.values()) m.clear();
+      keysKept = 0;
+    }
+    byTarget.set(link.target, (keys = targetKeys(link)));
+    keysKept++;
+  }
+  return keys;
+}
+
 /** The keys a file's links depend on (`targetKeys`), once per links array. */
 const keysMemo = new WeakMap<readonly Link[], ReadonlySet<string>>();
 function linkKeys(links: readonly Link[]): ReadonlySet<string> {
   let keys = keysMemo.get(links);
   if (!keys) {
     const set = new Set<string>();
-    for (const l of links) for (const k of targetKeys(l)) set.add(k);
+    for (const l of links) for (const k of keysOf(l)) set.add(k);
     keysMemo.set(links, (keys = set));
   }
   return keys;
+}
+
+/**
+ * The resolver of a vault assembled on `base`: a link none of whose keys `changed` holds has the base's answer
+ * (`targetKeys`: its answer depends on no file added, removed, renamed or re-roled), asked of the base's memo; any
+ * other of the new vault's own. Neither gives did-you-mean (`toLink` asks the new vault's lookup for it).
+ */
+function onBase(base: LinkBase, changed: Changed, own: LinkResolver): LinkResolver {
+  const from = base.resolver;
+  if (from === null) return own;
+  if (changed.keys.size === 0) return from;
+  return (fromPath, link) => {
+    const keys = keysOf(link);
+    for (const k of keys) if (k === ANY_KEY || changed.keys.has(k)) return own(fromPath, link);
+    return from(fromPath, link);
+  };
 }
 
 /** The base's links of `p` where their answers stand in a vault that differs from the base by `changed`, or undefined. */
@@ -310,8 +364,9 @@ export function assembleVault(
   // Links resolve against the vault's shape (paths, roles, names, other files): while it is the one
   // cached, a reused file's resolved links are those of the last run.
   if (cache) cache.useShape(vaultShape(root, parsed, other));
-  const resolver = linkResolver(lookup, root);
+  const own = linkResolver(lookup, root);
   const changed = base ? changedFrom(base, root, parsed, other) : null;
+  const resolver = changed ? onBase(base!, changed, own) : own;
   const resolveAll = (p: ParsedFile): readonly Link[] => {
     const known = changed && reusedLinks(base!, changed, p, (l) => suggester(p.path, lookup, root)(l));
     if (known) return known;
@@ -335,7 +390,7 @@ export function assembleVault(
             Object.freeze(readStore(f, config.hermes.budgets[f.path] ?? config.hermes.budgets['MEMORY.md'] ?? 2200)),
           )
       : [];
-  return Object.freeze({
+  const vault: Vault = Object.freeze({
     root,
     kind,
     config,
@@ -350,4 +405,6 @@ export function assembleVault(
     byPath,
     otherFiles: new Set(other),
   });
+  resolvers.set(vault, own);
+  return vault;
 }

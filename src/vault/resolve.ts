@@ -242,13 +242,14 @@ const maxDistance = (folded: string): number => Math.max(2, Math.floor(folded.le
  * Did-you-mean: the note stem nearest to `target` once both are folded — the smallest edit distance,
  * at most max(2, ⌊length/4⌋), ties to the stem first in code-unit order; null when none is that near.
  * Answers through a `StemIndex` built once per lookup (see there), memoized per folded target, in
- * three steps: (1) stems within `NEAR` edits (typos), exactly (through the trigram postings once a vault
- * has asked for more than a few targets, see `nearByGrams`; else the trie); (2) the exact search up to the maximum,
- * within `SEARCH_BUDGET` trie rows; (3) if that budget runs out (typically a name never written, near
- * nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
- * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits or
- * the search is small (every corpus vault's misspellings: test/closest-index.test.ts), the work per
- * target is bounded, and did-you-mean is linear in the number of distinct broken targets.
+ * three steps: (1) stems within `NEAR` edits (typos), exactly (through the trigram places once a vault
+ * has asked for more than a few targets, see `nearByGrams`; else the trie, within `NEAR_BUDGET` rows); (2) the
+ * exact search up to the maximum, within `SEARCH_BUDGET` trie rows; (3) if a budget runs out (typically a name
+ * never written, near nothing, in a large vault), the nearest of the stems sharing the most of its rarer trigrams
+ * (`StemIndex.fromGrams`). So the answer is exact whenever the nearest stem is within `NEAR` edits (unless step
+ * 1 needs the trie past its budget: never at hard 10k, see `NEAR_BUDGET`) or the search is small (every corpus
+ * vault's misspellings: test/closest-index.test.ts), the work per target is bounded, and did-you-mean is linear
+ * in the number of distinct broken targets.
  * `closestExact` is the unbounded search (measurements: BENCHMARKS.md, "session 6").
  */
 export function closest(target: string, lookup: NoteLookup): string | null {
@@ -288,6 +289,12 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean =>
 export const SEARCH_BUDGET = 64;
 /** Distances up to this are always searched exactly (typos: a narrow band, cheap). */
 const NEAR = 2;
+/**
+ * Trie rows step 1 may compute for a target the trigram places do not serve. Unbounded before session 18, step 1
+ * grew with the vault twice over (more targets past `NEAR_PLACES`, more rows each): `resolve.trieRows` 1.46 M at
+ * hard 10k, 12.9 M at hard 30k. The most one target needed: 1,510 rows at hard 10k, 4,177 at hard 30k.
+ */
+export const NEAR_BUDGET = 2048;
 /** A trigram in more stems than this says little about which one was meant: not read. */
 const GRAM_POSTING_CAP = 200;
 /** Postings read per target at most (rarest trigrams first). */
@@ -366,7 +373,9 @@ class StemIndex {
       // Typos first (exact, cheap: a narrow band); then the exact search within its budget; then trigrams.
       const near = Math.min(max, NEAR);
       let found = this.nearByGrams(t, near);
-      if (found === CUT) found = this.search(t, near, Infinity);
+      // Where the trigram places do not apply, the trie within `NEAR_BUDGET` rows; past it, step 3 (step 2 would
+      // cut sooner: it searches farther with fewer rows), from where this search stopped.
+      if (found === CUT) found = this.search(t, near, NEAR_BUDGET);
       if (found === -1 && max > NEAR) found = this.search(t, max, SEARCH_BUDGET);
       answer = found === CUT ? this.fromGrams(t) : found < 0 ? null : this.rawByRank[found]!;
     }
@@ -423,7 +432,7 @@ class StemIndex {
    */
   private nearByGrams(t: string, k: number): number {
     const m = t.length;
-    if (m < 3 * k + 3 || m > 1000 || this.sorted.length >= 1 << 21 || ++this.asked <= GRAMS_AFTER) return CUT;
+    if (m < 3 * k + 3 || m > 1000 || this.sorted.length >= PLACED_STEMS || ++this.asked <= GRAMS_AFTER) return CUT;
     const index = this.placeIndex();
     const n = m - 2;
     const lists: Int32Array[] = new Array(n);
@@ -646,8 +655,10 @@ class StemIndex {
   /** Where the last cut search stopped: every stem nearer than `cutKey` is ruled out; `cutBest` the best ending at `cutKey` seen, or -1. */
   private cutKey = 0;
   private cutBest = -1;
-  /** Trigram postings: gram → positions in `sorted` (built on the first cut search). */
-  private grams: Map<number, Int32Array> | null = null;
+  /** Trigram postings read so far: gram → positions in `sorted` (each made from the gram's places on first read, see `postings`). */
+  private readonly grams = new Map<number, Int32Array>();
+  /** Per stem of fewer than three units (it has no trigram place): its one gram (see `distinctGrams`) → positions in `sorted`. */
+  private shortGrams: Map<number, number[]> | null = null;
   /** Per position in `sorted`: trigrams shared with the current target (zero between searches). */
   private shared: Int32Array = new Int32Array(0);
   private touched: Int32Array = new Int32Array(0);
@@ -664,23 +675,56 @@ class StemIndex {
     this.touched = new Int32Array(n);
   }
 
-  private gramIndex(): Map<number, Int32Array> {
-    if (this.grams) return this.grams;
-    const lists = new Map<number, number[]>();
-    this.sorted.forEach((s, i) => {
-      for (const g of distinctGrams(s)) {
-        const list = lists.get(g);
-        if (list) list.push(i);
-        else lists.set(g, [i]);
-      }
-    });
-    this.grams = new Map();
-    for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
-    const n = this.sorted.length;
+  /**
+   * The positions in `sorted` of the stems holding gram `g`, ascending, each once: for a trigram, its places (in
+   * stem order, see `placeIndex`) with the repeats of a stem dropped; for a short stem's one gram, the stems that
+   * are that short string. Made on first read and kept (step 3 reads the grams of the targets it is given, not all).
+   */
+  private postings(g: number): Int32Array | undefined {
+    const known = this.grams.get(g);
+    if (known !== undefined || this.sorted.length >= PLACED_STEMS) return known;
+    let list: Int32Array | undefined;
+    if (g < 0) {
+      const short = this.shortGrams!.get(g);
+      list = short && Int32Array.from(short);
+    } else {
+      const places = this.placeIndex().get(g);
+      if (places === undefined) return undefined;
+      list = stemsOfPlaces(places);
+    }
+    if (list) this.grams.set(g, list);
+    return list;
+  }
+
+  /** What step 3 needs besides the postings: the short stems' grams, `posByRank` and the scratch arrays (made once). */
+  private gramReady(): void {
+    if (this.shortGrams) return;
+    const shortGrams = new Map<number, number[]>();
+    const { sorted } = this;
+    if (sorted.length >= PLACED_STEMS) {
+      // Too many stems for a place (position * 1024 + offset) to fit 32 bits: every gram's postings at once.
+      const lists = new Map<number, number[]>();
+      sorted.forEach((s, i) => {
+        for (const g of distinctGrams(s)) {
+          const list = lists.get(g);
+          if (list) list.push(i);
+          else lists.set(g, [i]);
+        }
+      });
+      for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
+    }
+    for (let i = 0; i < sorted.length; i++) {
+      if (sorted[i]!.length >= 3) continue;
+      const g = distinctGrams(sorted[i]!)[0]!;
+      const list = shortGrams.get(g);
+      if (list) list.push(i);
+      else shortGrams.set(g, [i]);
+    }
+    this.shortGrams = shortGrams;
+    const n = sorted.length;
     this.scratch();
     this.posByRank = new Int32Array(n);
     for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
-    return this.grams;
   }
 
   /**
@@ -692,11 +736,11 @@ class StemIndex {
    * any) competes too.
    */
   private fromGrams(t: string): string | null {
-    const index = this.gramIndex();
+    this.gramReady();
     const max = maxDistance(t);
     const found: Int32Array[] = [];
     for (const g of distinctGrams(t)) {
-      const list = index.get(g);
+      const list = this.postings(g);
       if (list !== undefined && list.length <= GRAM_POSTING_CAP) found.push(list);
     }
     // Shortest first, ties in gram order: sorted as numbers (length * count + place), as a stable sort by length.
@@ -760,12 +804,30 @@ const CUT = -2;
 const EMPTY = new Int32Array(0);
 /** Distinct targets answered by the trie alone before the trigram postings are built for step 1 (a vault with a few broken links does not pay for them). */
 const GRAMS_AFTER = 16;
-/** Trigram places step 1 reads at most; past it, the trie (so the work per target stays bounded). */
-const NEAR_PLACES = 2000;
+/**
+ * Trigram places step 1 reads at most; past it, the trie (so the work per target stays bounded). With
+ * `NEAR_MEASURED`, measured on the hard shape at 10k (session 18, instruction counts): 2000 and 64 sent 3,238 of
+ * 16,181 targets to the trie (~270 rows each); 4000 and 256 send 980, for ~7% fewer instructions in did-you-mean;
+ * more of either costs more than the trie saves (8000 places, or 512 measured).
+ */
+const NEAR_PLACES = 4000;
 /** Places step 1 reads beyond the `3k + 1` occurrences it needs, to measure fewer stems. */
 const NEAR_PLACES_SOFT = 300;
+/** Stems a trigram place (position * 1024 + offset, an Int32Array entry) can number: past it no place index is made. */
+const PLACED_STEMS = 1 << 21;
 /** Stems step 1 measures at most; when more pass its filter, the trie. */
-const NEAR_MEASURED = 64;
+const NEAR_MEASURED = 256;
+
+/** The stems of a trigram's places (position * 1024 + offset, in stem order: `placeIndex`), each once, ascending. */
+export function stemsOfPlaces(places: Int32Array): Int32Array {
+  let n = 0;
+  for (let c = 0; c < places.length; c++) if (c === 0 || places[c]! >> 10 !== places[c - 1]! >> 10) n++;
+  const out = new Int32Array(n);
+  n = 0;
+  for (let c = 0; c < places.length; c++)
+    if (c === 0 || places[c]! >> 10 !== places[c - 1]! >> 10) out[n++] = places[c]! >> 10;
+  return out;
+}
 
 /** Every trigram occurrence of a folded target of three units or more, as numbers (see `distinctGrams`), sorted. */
 function occurrences(s: string): Float64Array {
