@@ -1,8 +1,7 @@
 /**
- * `signature` computes four permutations per pass over a note's hashes (`signatureScalar`), or twelve per pass in
- * WebAssembly SIMD lanes (`simdSignature`) once a process has asked for enough signatures; the reference below is
- * the definition they replaced (one permutation at a time, with minhash.ts's seeds and mix). Same minima, every
- * position, on both paths.
+ * `signature` computes twelve permutations per pass in WebAssembly SIMD lanes (`simdSignature`), or four per pass
+ * where there is no SIMD (`signatureScalar`); the reference below is the definition they replaced (one permutation
+ * at a time, with minhash.ts's seeds and mix). Same minima, every position, on both paths.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -58,7 +57,7 @@ describe('signature', () => {
     }
   });
 
-  it('gives the same answer past the calls made on the scalar path', () => {
+  it('gives the same answer on every call (the SIMD module compiled once)', () => {
     const hashes = Uint32Array.from({ length: 500 }, (_, i) => Math.imul(i + 7, 0x85ebca6b) >>> 0);
     const want = reference(hashes);
     for (let k = 0; k < 100; k++) expect(signature(hashes)).toEqual(want);

@@ -60,14 +60,10 @@ export function hashSet(shingles: Iterable<string>): Uint32Array {
 }
 
 /**
- * The MinHash signature of a note's hashes: `signatureScalar`'s answer, from a WebAssembly SIMD loop once the process
- * has asked for enough signatures to pay for compiling it (see `simdSignature`), else from `signatureScalar`.
+ * The MinHash signature of a note's hashes: `signatureScalar`'s answer, from a WebAssembly SIMD loop (see
+ * `simdSignature`; compiling it costs less than one scalar signature of a hard-shaped note), else from `signatureScalar`.
  */
 export function signature(hashes: Uint32Array): Uint32Array {
-  if (simdCalls < SIMD_AFTER_CALLS) {
-    simdCalls++;
-    return signatureScalar(hashes);
-  }
   return simdSignature()?.(hashes) ?? signatureScalar(hashes);
 }
 
@@ -118,12 +114,6 @@ export function signatureScalar(hashes: Uint32Array): Uint32Array {
   return sig;
 }
 
-/**
- * Signatures computed by this process on the scalar path before the SIMD one is compiled: a guard call computes one
- * (compiling would cost more than it saves), consolidate and a guard cache build thousands.
- */
-const SIMD_AFTER_CALLS = 32;
-let simdCalls = 0;
 /** Set MEMLINT_SIMD=0 to keep every signature on the scalar path (a check that both give one answer). */
 const SIMD_OFF = process.env.MEMLINT_SIMD === '0';
 
