@@ -3,8 +3,8 @@
  * small JSON header (magic, version, count, section sizes), then the head, read on every call:
  * aligned typed arrays of sizes and mtimes (Float64), shingle offsets and lengths, link and metadata
  * end offsets (Uint32), every note's MinHash signature (Uint32, PERMUTATIONS each), the paths joined
- * by NUL and each note's metadata as JSON (parsed only for the notes that match); the signatures are not kept but
- * streamed through a small buffer to pick the candidates (`candidates`), and read again only where asked. Then the tail, read
+ * by NUL and each note's metadata as JSON (parsed only for the notes that match); the signatures are read on the
+ * first estimate (a 512-note streamed pass was tried in session 18: −8 MB RSS but +5% instructions at old 10k). Then the tail, read
  * only where asked: each note's shingle hashes (Uint32; read for the MinHash candidates only, in
  * coalesced ranges: on a vault of long notes they are most of the file) and each note's links (kind
  * and target, mentions left out, as a JSON array; read when an index write asks what is reachable).
@@ -105,9 +105,6 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buf;
 }
 
-/** Signatures `candidates` reads at a time (240 KB). */
-const SIG_CHUNK = 512;
-
 /** `scan`'s reused buffer: ranges are read into it up to this size. */
 const STREAM_BYTES = 256 * 1024;
 
@@ -120,7 +117,7 @@ export class SignatureTable {
   private readonly shingleParts: (Uint32Array | undefined)[];
   private allShingles: Uint32Array | null = null;
   private linkBytes: Buffer | null = null;
-  /** Every entry's signature, once read whole (`loadAll`, `estimate`); `candidates` streams them instead. */
+  /** Every entry's signature, read whole on the first `estimate` (or `loadAll`); `signature(i)` alone reads one. */
   private sigs: Uint32Array | null = null;
   private fd: number | null;
 
@@ -162,35 +159,6 @@ export class SignatureTable {
     if (this.sigs) return this.sigs.subarray(i * PERMUTATIONS, (i + 1) * PERMUTATIONS);
     const b = readAt(this.openFd(), this.sigsAt + i * PERMUTATIONS * 4, PERMUTATIONS * 4);
     return new Uint32Array(b.buffer, b.byteOffset, PERMUTATIONS);
-  }
-
-  /**
-   * The entries of `indices` (ascending) whose `estimate` against `sig` is at least `min`, in that order. The
-   * signatures (480 bytes a note: 4.8 MB at 10k, most of the head) are read in chunks through one reused buffer
-   * rather than kept: on the session-17 machine a fresh MB cost ~5 ms in page faults.
-   */
-  candidates(indices: readonly number[], sig: Uint32Array, min: number): number[] {
-    const out: number[] = [];
-    const ascending = indices.every((i, k) => k === 0 || indices[k - 1]! < i);
-    if (this.sigs || !ascending) {
-      for (const i of indices) if (this.estimate(i, sig) >= min) out.push(i);
-      return out;
-    }
-    const chunk = new Uint32Array(SIG_CHUNK * PERMUTATIONS);
-    const bytes = Buffer.from(chunk.buffer);
-    let from = -1;
-    for (const i of indices) {
-      if (from < 0 || i >= from + SIG_CHUNK) {
-        from = i;
-        const count = Math.min(SIG_CHUNK, this.paths.length - i);
-        readInto(this.openFd(), bytes.subarray(0, count * PERMUTATIONS * 4), this.sigsAt + i * PERMUTATIONS * 4);
-      }
-      const o = (i - from) * PERMUTATIONS;
-      let eq = 0;
-      for (let k = 0; k < PERMUTATIONS; k++) if (chunk[o + k] === sig[k]) eq++;
-      if (eq / PERMUTATIONS >= min) out.push(i);
-    }
-    return out;
   }
 
   /** The fraction of MinHash rows entry i shares with a signature (as `estimate`), without a view. */
@@ -389,7 +357,7 @@ export function readCache(vaultRoot: string, file: string = CACHE_FILE): Signatu
     const n = header.count;
     const at = layout(headerLen, header);
     if (at.end !== size) throw new Error('size');
-    // The head without the signatures (read where asked: `candidates`, `signature`).
+    // The head without the signatures (read where asked: the first `estimate`, or `signature(i)` alone).
     const buf = readAt(fd, 0, at.sigs);
     const names = readAt(fd, at.paths, at.shingles - at.paths);
     const ab = buf.buffer as ArrayBuffer;

@@ -262,8 +262,9 @@ function guardOnce(root: string, config: Config, draft: string, options: GuardOp
       if (similarity >= THRESHOLDS.floor && !(name && n.meta().name?.trim() === name)) scored.push({ n, similarity });
     };
     if (table) {
-      const others = targetIndex === undefined ? sigs.valid : sigs.valid.filter((i) => i !== targetIndex);
-      const picked = table.candidates(others, draftSig, THRESHOLDS.candidate);
+      const picked: number[] = [];
+      for (const i of sigs.valid)
+        if (i !== targetIndex && table.estimate(i, draftSig) >= THRESHOLDS.candidate) picked.push(i);
       mark('  estimated');
       // Their shingles only (on a vault of long notes most of the file is other notes' shingles), scored as they are
       // read through one reused buffer; only the shingles of those that score are kept.
