@@ -12,7 +12,7 @@ import { knownRuleIds } from '../src/rules/ids.js';
 import { guardDraft, type GuardResult } from '../src/guard/guard.js';
 import { CACHE_FILE, DELTA_FILE, readCache } from '../src/guard/cache.js';
 import { deltaLimit } from '../src/guard/signatures.js';
-import { tempDir } from './helpers/run.js';
+import { noteVault } from './helpers/note-vault.js';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega rho tau phi chi psi'.split(' ');
 function note(i: number): string {
@@ -25,15 +25,7 @@ function note(i: number): string {
   return `---\nname: note ${i}\ndescription: note number ${i}\ntype: project\n---\n\n${sentences.join(' ')}${link}\n`;
 }
 
-function vault(n: number): string {
-  const dir = tempDir();
-  for (let i = 1; i <= n; i++) writeFileSync(join(dir, `note-${i}.md`), note(i));
-  writeFileSync(
-    join(dir, 'MEMORY.md'),
-    `${Array.from({ length: n }, (_, k) => `- [N](note-${k + 1}.md)`).join('\n')}\n`,
-  );
-  return dir;
-}
+const vault = (n: number): string => noteVault(n, note);
 
 async function guard(dir: string, draft: string, cache: 'read-write' | 'off', targetPath = 'new-note.md') {
   const { config } = await loadConfig(dir, undefined, knownRuleIds);

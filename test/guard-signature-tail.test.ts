@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config/load.js';
 import { knownRuleIds } from '../src/rules/ids.js';
 import { guardDraft, type GuardResult } from '../src/guard/guard.js';
 import { readCache, type SignatureTable } from '../src/guard/cache.js';
-import { tempDir } from './helpers/run.js';
+import { noteVault } from './helpers/note-vault.js';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega rho tau phi chi psi'.split(' ');
 /** A note whose body length varies with i (some long: their shingles span more than one coalesced read). */
@@ -27,15 +27,7 @@ function note(i: number): string {
   return `---\nname: note ${i}\ndescription: note number ${i}\ntype: project\n---\n\n${sentences.join(' ')}${link}\n`;
 }
 
-function vault(n = 40): string {
-  const dir = tempDir();
-  for (let i = 1; i <= n; i++) writeFileSync(join(dir, `note-${i}.md`), note(i));
-  writeFileSync(
-    join(dir, 'MEMORY.md'),
-    `${Array.from({ length: n }, (_, k) => `- [N](note-${k + 1}.md)`).join('\n')}\n`,
-  );
-  return dir;
-}
+const vault = (n = 40): string => noteVault(n, note);
 
 const answer = (r: GuardResult): Omit<GuardResult, 'cache'> => {
   const { cache: _cache, ...rest } = r;
