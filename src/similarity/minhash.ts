@@ -114,9 +114,6 @@ export function signatureScalar(hashes: Uint32Array): Uint32Array {
   return sig;
 }
 
-/** Set MEMLINT_SIMD=0 to keep every signature on the scalar path (a check that both give one answer). */
-const SIMD_OFF = process.env.MEMLINT_SIMD === '0';
-
 /**
  * `signatureScalar` as a WebAssembly function over 128-bit lanes: per hash, `VECTORS` × 4 permutations at once (the
  * seeded hash xor-ed, murmur3's finalizer with `i32x4.mul` for `Math.imul`, the unsigned minimum kept per lane), the
@@ -140,7 +137,8 @@ interface WasmMemory {
 export function simdSignature(): ((hashes: Uint32Array) => Uint32Array) | null {
   if (simdState !== undefined) return simdState;
   simdState = null;
-  if (SIMD_OFF) return null;
+  // No environment switch here: the rules import this file, and a rule that reads the environment must be marked as
+  // reading outside the vault (test/check-cache.test.ts). `signatureScalar` is the scalar path, exported.
   try {
     const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     if (!wasm) return null;
