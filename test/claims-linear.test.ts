@@ -20,6 +20,16 @@ import { seeded } from './helpers/seeded.js';
 
 const PIECES = ['a', 'bc', 'never', ' ', '  ', '\t', '\n', '\u00a0', '\u3000', '\u2028', 'é', '日本', '`x`', ',', '🙂'];
 
+/** The frames built for `texts`, each with its filler and place, are the reference's, in its order. */
+function expectReferenceFrames(x: ReturnType<typeof noteClaims>['frames'], texts: string[]): void {
+  const entries = Array.from(x.hash, (_, f) => [
+    frameKey(x, f),
+    x.clauses[x.clause[f]!]![x.pos[f]!]!,
+    x.at[x.clause[f]!]!,
+  ]);
+  expect(entries).toEqual([...referenceFrames(texts)].map(([key, v]) => [key, v.filler, v.at]));
+}
+
 describe('lastWords', () => {
   it('equals text.slice(0, end).split(/\\s+/).slice(-n).join(" ")', () => {
     const r = seeded(7);
@@ -79,12 +89,7 @@ describe('frames (FrameSet)', () => {
         texts.push(again.join(' '));
       }
       const x = noteClaims(claimSentences(texts)).frames;
-      const entries = Array.from(x.hash, (_, f) => [
-        frameKey(x, f),
-        x.clauses[x.clause[f]!]![x.pos[f]!]!,
-        x.at[x.clause[f]!]!,
-      ]);
-      expect(entries).toEqual([...referenceFrames(texts)].map(([key, v]) => [key, v.filler, v.at]));
+      expectReferenceFrames(x, texts);
       const order = Array.from(x.hash.keys()).sort((p, q) => x.hash[p]! - x.hash[q]! || p - q);
       expect([...x.byHash]).toEqual(order);
       if (k === 0) expect(x.hash.length).toBeGreaterThan(100);
@@ -118,12 +123,7 @@ describe('frames (FrameSet)', () => {
         Array.from({ length: 3 + Math.floor(r() * 13) }, () => words[Math.floor(r() * words.length)]!).join(' '),
       );
       const x = noteClaims(claimSentences(texts)).frames;
-      const entries = Array.from(x.hash, (_, f) => [
-        frameKey(x, f),
-        x.clauses[x.clause[f]!]![x.pos[f]!]!,
-        x.at[x.clause[f]!]!,
-      ]);
-      expect(entries).toEqual([...referenceFrames(texts)].map(([key, v]) => [key, v.filler, v.at]));
+      expectReferenceFrames(x, texts);
       frames += x.hash.length;
     }
     expect(frames).toBeGreaterThan(1000);

@@ -1,12 +1,12 @@
 /** Every note's signature, from the cache where the file is unchanged, else read and computed. */
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { signature } from '../similarity/minhash.js';
 import { statedText, textShingleHashes } from '../similarity/text.js';
 import type { Discovery } from '../vault/discover.js';
 import { roleClassifier } from '../vault/roles.js';
 import { readMarkdownFile } from '../vault/file.js';
-import { unlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { DELTA_FILE, readCache, writeCache, type NoteSignature, type SignatureTable } from './cache.js';
 import { statFile } from '../util/file-stat.js';
 import { mark } from '../util/timing.js';

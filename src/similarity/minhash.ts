@@ -150,7 +150,11 @@ export function simdSignature(): ((hashes: Uint32Array) => Uint32Array) | null {
     simdState = (hashes) => {
       const need = HASHES_AT + hashes.length * 4;
       if (need > memory.buffer.byteLength) {
-        memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+        try {
+          memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+        } catch {
+          return signatureScalar(hashes); // the engine would not grow the module's memory: the same answer, scalar
+        }
         view = new Uint32Array(memory.buffer);
       }
       view.set(hashes, HASHES_AT / 4);
