@@ -27,7 +27,7 @@ export function outOfMemoryLine(command: string, heapLimitBytes: number): string
   return (
     `memlint: ${command}: out of memory: the run needed more than the ${mb.toLocaleString('en-US')} MB heap Node ` +
     `allows and was stopped; nothing was written. Run it on part of the vault, or raise the limit: ` +
-    `NODE_OPTIONS=--max-old-space-size=${Math.max(8192, 2 * 2 ** Math.ceil(Math.log2(Math.max(mb, 1))))} memlint ${command} …\n`
+    `NODE_OPTIONS=--max-old-space-size=${Math.max(8192, 2 ** Math.ceil(Math.log2(mb + 1)))} memlint ${command} …\n`
   );
 }
 
