@@ -481,7 +481,14 @@ function lazySubjects(sentences: readonly ClaimSentenceInput[]): readonly (reado
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
   /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
-export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims {
+/**
+ * `compact`: the frames' clauses are kept as their texts, their tokens read again (`claimWords`) where a frame is
+ * looked at (a hash two notes share, a conflict quoted): for the contradictions stage, which holds many notes' claims
+ * at once and looks at few of their frames (a clause's tokens were ~40 bytes per token, a third of what a note's
+ * claims held). Only for sentences whose clauses' tokens are their texts' words (`claimSentences`). The guard stores
+ * its claims (`v8.serialize` cannot write the lazy array): not compact.
+ */
+export function noteClaims(sentences: readonly ClaimSentenceInput[], compact = false): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
@@ -504,7 +511,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
       const codes = hasCode ? Array.from(c.text.matchAll(CODE), (m) => m[1]!) : [];
       const hasDigit = /\d/.test(c.text);
       // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
-      if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i);
+      if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i, c.text);
       if (hasDigit) for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
@@ -592,7 +599,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
         }
     }
   });
-  return { things, words, values, refusedValues, subject, numbers, frames: frames.done(), rules };
+  return { things, words, values, refusedValues, subject, numbers, frames: frames.done(compact), rules };
 }
 
 export interface ClaimConflict {
@@ -846,6 +853,8 @@ class FrameBuilder {
   /** The token hashes of the clause being added (14 tokens at most). */
   private readonly tokenHashes = new Uint32Array(14);
   private readonly clauses: (readonly string[])[] = [];
+  /** The text of each clause (its tokens are its words: `claimWords`). */
+  private readonly texts: string[] = [];
   private readonly at: number[] = [];
   private readonly hash: number[] = [];
   private readonly clause: number[] = [];
@@ -877,7 +886,7 @@ class FrameBuilder {
    * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its filler.
    * Built once per note; comparing two notes is one look-up per frame of the smaller note.
    */
-  addClause(toks: readonly string[], at: number): void {
+  addClause(toks: readonly string[], at: number, text: string): void {
     const len = toks.length;
     if (len < 4 || len > 14) return;
     // `toks.some(isCjk)` and the count of content words (not stop words, not opening with a digit), in one pass
@@ -896,6 +905,7 @@ class FrameBuilder {
       if (f.length < 3 || STOPWORDS.has(f) || holdsDigitDotOrUnderscore(f)) continue;
       if (c < 0) {
         c = this.clauses.push(toks) - 1;
+        this.texts.push(text);
         this.at.push(at);
         for (let q = 0; q < len; q++) th[q] = tokenHash(toks[q]!);
       }
@@ -965,7 +975,8 @@ class FrameBuilder {
     this.last[at] = f;
   }
 
-  done(): FrameSet {
+  done(compact = false): FrameSet {
+    const texts = this.texts;
     const hash = Float64Array.from(this.hash);
     // Frame numbers by hash, then by number: the distinct hashes sorted natively, each one's frames in the order
     // made (the table keeps them so).
@@ -977,7 +988,7 @@ class FrameBuilder {
     let w = 0;
     for (const h of sorted) for (let f = this.first[this.slot(h)]!; f !== -1; f = this.next[f]!) byHash[w++] = f;
     return {
-      clauses: this.clauses,
+      clauses: compact ? lazyArray(texts.length, (i) => claimWords(texts[i]!)) : this.clauses,
       at: Int32Array.from(this.at),
       hash,
       clause: Int32Array.from(this.clause),

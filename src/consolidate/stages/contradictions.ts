@@ -1,5 +1,5 @@
 import { pairSharedFrames } from '../../similarity/claims.js';
-import { newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
+import { compactNoteClauses, newConflictStats, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
 import { visitRareTerms } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 
@@ -30,7 +30,7 @@ export default defineStage({
     const viewsOf = (i: number): NoteClauses => {
       let v = views.get(i);
       if (!v) {
-        v = noteClauses(ctx.features[i]!.note);
+        v = compactNoteClauses(ctx.features[i]!.note);
         views.set(i, v);
       }
       return v;
