@@ -179,17 +179,19 @@ describe('stemsOfPlaces (step 3 reads its postings from the trigram places)', ()
     const stem = fc.array(fc.constantFrom('a', 'b', 'c', '語'), { minLength: 0, maxLength: 40 }).map((a) => a.join(''));
     fc.assert(
       fc.property(fc.array(stem, { minLength: 1, maxLength: 30 }), (stems) => {
-        // The places as the stem index makes them: per trigram, position * 1024 + offset, in stem then offset order.
-        const places = new Map<string, number[]>();
+        // The places as the stem index keeps them: per trigram, the stem of each occurrence, ordered by (stem length,
+        // offset, stem), so a stem's repeats are not next to each other.
+        const places = new Map<string, { i: number; q: number }[]>();
         stems.forEach((s, i) => {
           for (let q = 0; q + 3 <= s.length; q++) {
             const g = s.slice(q, q + 3);
-            (places.get(g) ?? places.set(g, []).get(g)!).push(i * 1024 + Math.min(q, 1023));
+            (places.get(g) ?? places.set(g, []).get(g)!).push({ i, q });
           }
         });
         for (const [g, list] of places) {
+          list.sort((a, b) => stems[a.i]!.length - stems[b.i]!.length || a.q - b.q || a.i - b.i);
           const want = stems.flatMap((s, i) => (s.includes(g) ? [i] : []));
-          expect([...stemsOfPlaces(Int32Array.from(list))], g).toEqual(want);
+          expect([...stemsOfPlaces(Int32Array.from(list, (p) => p.i))], g).toEqual(want);
         }
       }),
       { numRuns: propertyRuns(200) },
