@@ -69,9 +69,12 @@ export function parseMarkdown(
   const frontmatter = readable && role === 'note' ? splitFrontmatter(text) : null;
   const bodyOffset = frontmatter ? frontmatter.bodyOffset : 0;
   const meta = frontmatter?.data ? readMeta(frontmatter.data) : EMPTY_META;
-  const scan = readable && options.scan !== false ? scanFor(role, text, bodyOffset) : EMPTY_SCAN;
+  // The line starts are found once: the scanner reads its lines from them, and positions are read from them.
+  const scanned = readable && options.scan !== false && role !== 'hermes-store';
+  const lineStarts = scanned ? computeLineStarts(text) : null;
+  const scan = lineStarts ? scanMarkdown(text, bodyOffset, lineStarts) : EMPTY_SCAN;
   if (cache && problem === null) cache.keep(path);
-  const positions = lazyPositions(() => text);
+  const positions = lazyPositions(() => text, lineStarts);
   return {
     path,
     absPath,
@@ -111,8 +114,8 @@ function headText(bytes: Uint8Array): string {
   return decodeBytes(bytes.subarray(0, end)).text;
 }
 
-function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineCount'> {
-  let lineStarts: number[] | null = null;
+function lazyPositions(text: () => string, known: number[] | null): Pick<ParsedFile, 'position' | 'lineCount'> {
+  let lineStarts = known;
   const starts = (): number[] => (lineStarts ??= computeLineStarts(text()));
   return {
     position: (offset: number) => positionAt(starts(), offset),
