@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scanMarkdown } from '../src/vault/scan.js';
+import fc from 'fast-check';
+import { scanMarkdown, type ScanResult } from '../src/vault/scan.js';
+import { computeLineStarts } from '../src/vault/decode.js';
 import { splitFrontmatter } from '../src/vault/frontmatter.js';
 import { remarkReading } from './helpers/remark-reading.js';
 import { corpusVaults, hasCorpus, markdownFilesUnder } from './helpers/corpus.js';
@@ -101,5 +103,80 @@ const EDGE_CASES: string[] = [
 describe('fast scanner agrees with remark-parse on edge cases', () => {
   it.each(EDGE_CASES.map((c, i) => [i, c] as const))('edge case %i', (_i, text) => {
     expect(disagreements(text)).toEqual([]);
+  });
+});
+
+describe('the scanner reads lines in place from the text’s line starts', () => {
+  const piece = fc.constantFrom(
+    '\n',
+    '\r\n',
+    '\r',
+    ' ',
+    '    ',
+    '\t',
+    '- ',
+    '* ',
+    '12) ',
+    '1234567890. ',
+    '# ',
+    '####### ',
+    '> ',
+    '```',
+    '~~~',
+    '`',
+    '``',
+    '<!--',
+    '-->',
+    '<div>',
+    '<pre>',
+    '</pre>',
+    '[',
+    ']',
+    '[[',
+    ']]',
+    '(',
+    ')',
+    'a',
+    'b.md',
+    '|',
+    '#h',
+    '[a]: b.md',
+    '<http://x>',
+    '\\',
+    '!',
+    '[a](b.md)',
+    '[[note]]',
+    '語',
+    '\u3000',
+    '\u2028',
+    'word ',
+    '\n\n',
+  );
+  const texts = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
+  const shifted = (r: ScanResult, by: number): ScanResult => ({
+    links: r.links.map((l) => ({ ...l, offset: l.offset + by })),
+    codeRanges: r.codeRanges.map(([s, e]) => [s + by, e + by] as const),
+  });
+  it('a scan from a line start, with the starts given or made, reads that text’s rest as a text of its own', () => {
+    fc.assert(
+      fc.property(texts, fc.nat(), (text, pick) => {
+        const starts = computeLineStarts(text);
+        const from = starts[pick % starts.length]!;
+        const alone = shifted(scanMarkdown(text.slice(from), 0), from);
+        expect(scanMarkdown(text, from, starts)).toEqual(alone);
+        expect(scanMarkdown(text, from)).toEqual(alone);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('a scan from inside a line reads the rest of that line as its first line', () => {
+    fc.assert(
+      fc.property(texts, fc.nat(), (text, pick) => {
+        const from = pick % (text.length + 1);
+        const alone = shifted(scanMarkdown(text.slice(from), 0), from);
+        expect(scanMarkdown(text, from, computeLineStarts(text))).toEqual(alone);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

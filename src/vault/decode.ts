@@ -1,4 +1,5 @@
 /** Turning a file's bytes into text without hiding problems, and offsets into line/column. */
+import { isAscii, isUtf8 } from 'node:buffer';
 
 export type DecodeProblemKind = 'invalid-utf8' | 'binary' | 'too-large';
 
@@ -85,6 +86,58 @@ export function decodeBytes(bytes: Uint8Array): DecodedText {
   }
 }
 
+/** How many bytes of files are decoded as one text (`decodeMany`); a file over a quarter of it is decoded alone. */
+export const DECODE_GROUP = 1 << 20;
+let groups: readonly [Buffer, Buffer] | null = null;
+
+/**
+ * The texts of many files' bytes, each the text `decodeBytes` gives, for the bytes that decode without a problem
+ * and hold no BOM and no NUL byte (undefined for any other: decode it alone). Files are decoded in groups, the
+ * bytes of up to `DECODE_GROUP` copied after one another with a NUL after each, and each file's text is a slice of
+ * its group's text: a text over 128 KB is allocated where the garbage collector never copies it, and a slice is a
+ * few bytes, where a text of its own is copied twice by the young generation's collector (at hard 10k, ~100 MB of
+ * text that all survives). ASCII and other bytes are grouped apart, so an ASCII text stays one byte a character.
+ */
+export function decodeMany(list: readonly Uint8Array[]): (string | undefined)[] {
+  const out = new Array<string | undefined>(list.length).fill(undefined);
+  const scratch = (groups ??= [Buffer.allocUnsafe(DECODE_GROUP), Buffer.allocUnsafe(DECODE_GROUP)]);
+  const pending: [number[], number[]] = [[], []];
+  const used: [number, number] = [0, 0];
+  const flush = (g: 0 | 1): void => {
+    const files = pending[g];
+    if (files.length === 0) return;
+    let whole: string;
+    try {
+      whole = strictDecoder.decode(scratch[g].subarray(0, used[g]));
+    } catch {
+      whole = ''; // never (every file is valid UTF-8): its files are decoded alone
+    }
+    let at = 0;
+    for (const k of files) {
+      const nul = whole.indexOf('\0', at);
+      if (nul === -1) break;
+      out[k] = whole.slice(at, nul);
+      at = nul + 1;
+    }
+    pending[g] = [];
+    used[g] = 0;
+  };
+  for (let k = 0; k < list.length; k++) {
+    const b = list[k]!;
+    const bom = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+    if (b.length > DECODE_GROUP >> 2 || bom || Buffer.prototype.indexOf.call(b, 0) !== -1 || !isUtf8(b)) continue;
+    const g = isAscii(b) ? 0 : 1;
+    if (used[g] + b.length + 1 > DECODE_GROUP) flush(g);
+    scratch[g].set(b, used[g]);
+    used[g] += b.length;
+    scratch[g][used[g]++] = 0;
+    pending[g].push(k);
+  }
+  flush(0);
+  flush(1);
+  return out;
+}
+
 /** Start offset of every line ("\n" separated; a "\r" before it belongs to the line). */
 export function computeLineStarts(text: string): number[] {
   const starts = [0];
@@ -94,6 +147,12 @@ export function computeLineStarts(text: string): number[] {
     i = text.indexOf('\n', i + 1);
   }
   return starts;
+}
+
+/** Whether a line of the text ends with "\r\n", read at its line starts (`computeLineStarts`): `text.includes('\r\n')`. */
+export function hasCrlf(text: string, lineStarts: readonly number[]): boolean {
+  for (let k = 1; k < lineStarts.length; k++) if (text.charCodeAt(lineStarts[k]! - 2) === 13) return true;
+  return false;
 }
 
 export interface Position {

@@ -15,7 +15,7 @@ import {
   type VaultFile,
 } from './model.js';
 import { scanMarkdown, type ScanResult } from './scan.js';
-import { computeLineStarts, decodeBytes, positionAt, type DecodeProblem } from './decode.js';
+import { computeLineStarts, decodeBytes, hasCrlf, positionAt, type DecodeProblem } from './decode.js';
 import type { ByteAlloc } from '../util/arena.js';
 
 const EMPTY_SCAN: ScanResult = Object.freeze({ links: [], codeRanges: [] });
@@ -29,6 +29,8 @@ export interface ParseOptions {
   readonly raw?: Buffer;
   /** Where a whole file's bytes are read into (`check`: a shared arena, src/util/arena.ts); else a buffer of its own. */
   readonly alloc?: ByteAlloc;
+  /** The bytes' text, decoded already (`decodeMany`: valid UTF-8 without a BOM). */
+  readonly text?: string;
 }
 
 export function parseMarkdown(
@@ -59,6 +61,9 @@ export function parseMarkdown(
     // is kept for the security rules only (isReadable stays false: no other rule and no writer uses it).
     text = headText(bytes);
     bytes = new Uint8Array(0);
+  } else if (options.text !== undefined) {
+    text = options.text;
+    problem = null;
   } else {
     const decoded = decodeBytes(bytes);
     text = decoded.text;
@@ -69,9 +74,12 @@ export function parseMarkdown(
   const frontmatter = readable && role === 'note' ? splitFrontmatter(text) : null;
   const bodyOffset = frontmatter ? frontmatter.bodyOffset : 0;
   const meta = frontmatter?.data ? readMeta(frontmatter.data) : EMPTY_META;
-  const scan = readable && options.scan !== false ? scanFor(role, text, bodyOffset) : EMPTY_SCAN;
+  // The line starts are found once: the scanner reads its lines from them, and positions are read from them.
+  const scanned = readable && options.scan !== false && role !== 'hermes-store';
+  const lineStarts = scanned ? computeLineStarts(text) : null;
+  const scan = lineStarts ? scanMarkdown(text, bodyOffset, lineStarts) : EMPTY_SCAN;
   if (cache && problem === null) cache.keep(path);
-  const positions = lazyPositions(() => text);
+  const positions = lazyPositions(() => text, lineStarts);
   return {
     path,
     absPath,
@@ -83,7 +91,7 @@ export function parseMarkdown(
     bytes,
     text,
     bom,
-    crlf: text.includes('\r\n'),
+    crlf: lineStarts ? hasCrlf(text, lineStarts) : text.includes('\r\n'),
     problem,
     frontmatter,
     bodyOffset,
@@ -111,8 +119,8 @@ function headText(bytes: Uint8Array): string {
   return decodeBytes(bytes.subarray(0, end)).text;
 }
 
-function lazyPositions(text: () => string): Pick<ParsedFile, 'position' | 'lineCount'> {
-  let lineStarts: number[] | null = null;
+function lazyPositions(text: () => string, known: number[] | null): Pick<ParsedFile, 'position' | 'lineCount'> {
+  let lineStarts = known;
   const starts = (): number[] => (lineStarts ??= computeLineStarts(text()));
   return {
     position: (offset: number) => positionAt(starts(), offset),
@@ -181,6 +189,16 @@ export function readMarkdownFile(
 ): ParsedFile {
   const known = options.cache?.unchanged(path, absPath, role);
   if (known) return new ReusedFile(path, absPath, role, null, known.stat, known.record);
+  const { bytes, stat } = readFileBytes(absPath, maxBytes, options);
+  return parseMarkdown(path, absPath, role, bytes, stat, maxBytes, options);
+}
+
+/** A file's bytes (its first maxBytes when larger: `parseMarkdown` reads them so) and its stat. */
+export function readFileBytes(
+  absPath: string,
+  maxBytes: number,
+  options: Pick<ParseOptions, 'raw' | 'alloc'> = {},
+): { readonly bytes: Uint8Array; readonly stat: FileStat } {
   checkFault('open', absPath);
   const fd = openSync(options.raw ?? absPath, 'r');
   let bytes: Uint8Array;
@@ -211,5 +229,5 @@ export function readMarkdownFile(
   } finally {
     closeSync(fd);
   }
-  return parseMarkdown(path, absPath, role, bytes, stat, maxBytes, options);
+  return { bytes, stat };
 }

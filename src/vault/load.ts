@@ -6,11 +6,13 @@ import { sha1Base64 } from '../util/digest.js';
 import { VaultError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import { discover, type DiscoveredFile, type Discovery } from './discover.js';
-import { makeVaultFile, readMarkdownFile } from './file.js';
+import { makeVaultFile, parseMarkdown, readFileBytes, readMarkdownFile } from './file.js';
+import { DECODE_GROUP, decodeMany } from './decode.js';
 import { readStore } from './hermes.js';
 import { readIndex } from './index-file.js';
 import type {
   FileRole,
+  FileStat,
   IndexInfo,
   Link,
   ParseCache,
@@ -44,6 +46,7 @@ export interface LoadOptions {
 
 /** Indexes, catalogs and stores are read up to this size whatever maxFileBytes says. */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
+const NO_BYTES = new Uint8Array(0);
 function toLink(p: ParsedFile, l: ScannedLink, lookup: NoteLookup, root: string, resolver: LinkResolver): Link {
   const pos =
     l.line !== undefined && l.column !== undefined ? { line: l.line, column: l.column } : p.position(l.offset);
@@ -122,6 +125,45 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
   const parsed: ParsedFile[] = [];
   const other = [...found.other];
   const skipped = [...found.skipped];
+  const maxOf = (role: FileRole): number => (role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES);
+  const unreadable = (f: DiscoveredFile, e: unknown): void => {
+    skipped.push({
+      path: f.path,
+      reason: 'unreadable',
+      detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+    });
+  };
+  const done = (p: ParsedFile): void => {
+    parsed.push(p);
+    options.onParsed?.(p, maxOf(p.role), kind);
+  };
+  // Without a parse cache (which decodes only the files it cannot reuse), files are read a group at a time and
+  // their texts decoded together (`decodeMany`), then parsed in order.
+  let group: { f: DiscoveredFile; role: FileRole; bytes: Uint8Array; stat: FileStat }[] = [];
+  let groupBytes = 0;
+  const parseGroup = (): void => {
+    const texts = decodeMany(group.map((g) => (g.stat.size > maxOf(g.role) ? NO_BYTES : g.bytes)));
+    group.forEach((g, k) => {
+      const text = texts[k];
+      try {
+        done(
+          parseMarkdown(
+            g.f.path,
+            g.f.absPath,
+            g.role,
+            g.bytes,
+            g.stat,
+            maxOf(g.role),
+            text === undefined ? {} : { text },
+          ),
+        );
+      } catch (e) {
+        unreadable(g.f, e);
+      }
+    });
+    group = [];
+    groupBytes = 0;
+  };
   for (const f of found.markdown) {
     const role = roleOf(f.path);
     if (role === 'ignored') {
@@ -129,18 +171,29 @@ export function loadVault(dir: string, options: LoadOptions): Vault {
       skipped.push({ path: f.path, reason: 'ignored', detail: 'matches `ignore` in config' });
       continue;
     }
-    try {
-      const p = parse(f, role);
-      parsed.push(p);
-      options.onParsed?.(p, role === 'note' ? config.maxFileBytes : INDEX_MAX_BYTES, kind);
-    } catch (e) {
-      skipped.push({
-        path: f.path,
-        reason: 'unreadable',
-        detail: (e as NodeJS.ErrnoException).code ?? (e as Error).message,
-      });
+    const known = parsedCache.get(f.path);
+    if (options.parseCache || (known && known.role === role)) {
+      parseGroup();
+      try {
+        done(parse(f, role));
+      } catch (e) {
+        unreadable(f, e);
+      }
+      continue;
     }
+    try {
+      const { bytes, stat } = readFileBytes(f.absPath, maxOf(role), {
+        ...(f.raw ? { raw: f.raw } : {}),
+        ...(options.alloc ? { alloc: options.alloc } : {}),
+      });
+      group.push({ f, role, bytes, stat });
+      groupBytes += bytes.length;
+    } catch (e) {
+      unreadable(f, e);
+    }
+    if (groupBytes >= DECODE_GROUP) parseGroup();
   }
+  parseGroup();
   mark('read+parse');
   return assembleVault(root, kind, config, parsed, other, skipped, options.parseCache);
 }

@@ -26,9 +26,9 @@ export interface ScanResult {
 }
 
 import { count } from '../util/counters.js';
+import { computeLineStarts } from './decode.js';
 
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
-const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)/;
 const HTML_BLOCK_TAG =
   /^ {0,3}<\/?(address|article|aside|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|nav|ol|p|param|section|summary|table|tbody|td|tfoot|th|thead|title|tr|ul)(?:\s|\/?>|$)/i;
 const HTML_RAW_TAG = /^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)/i;
@@ -46,51 +46,88 @@ function indentWidth(s: string): number {
   return w;
 }
 
-interface Line {
-  start: number;
-  end: number;
-  text: string;
-  /** Index of the first character that is not a space or tab (text.length when blank). */
-  first: number;
-  /** Indentation width, tabs expanded to 4. */
-  indent: number;
+/**
+ * The lines of a scan are read in place: `starts` holds every line's start offset in `text` (`computeLineStarts`,
+ * made once per file and kept for positions), and a line's first character, indent and content are read from
+ * the text when a construct asks (no object or slice per line: at hard 10k, 535k lines).
+ */
+interface Lines {
+  readonly text: string;
+  readonly starts: readonly number[];
+  /** starts[base] is the scan's first line. */
+  readonly base: number;
+  /** How many lines the scan reads (a last empty line after a final "\n" is none). */
+  readonly n: number;
 }
 
-/** The char code of a line's first character after its indent (NaN when blank): block constructs start with `, ~, <, >, #, [, a list marker or a digit. */
-const leadOf = (line: Line): number => line.text.charCodeAt(line.first);
-
-function measure(text: string): { first: number; indent: number } {
+const startOf = (s: Lines, i: number): number => s.starts[s.base + i]!;
+/** Offset of the line's "\n" (or the end of the text). */
+const endOf = (s: Lines, i: number): number => {
+  const k = s.base + i + 1;
+  return k < s.starts.length ? s.starts[k]! - 1 : s.text.length;
+};
+/** Where the line's content ends: before a "\r" ending it. */
+const contentEndOf = (s: Lines, i: number): number => {
+  const end = endOf(s, i);
+  return end > startOf(s, i) && s.text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+};
+/** Offset of the line's first character that is not a space or tab (its content end when blank). */
+function firstOf(s: Lines, i: number): number {
+  const { text } = s;
+  const end = contentEndOf(s, i);
+  let k = startOf(s, i);
+  while (k < end) {
+    const c = text.charCodeAt(k);
+    if (c !== 32 && c !== 9) break;
+    k++;
+  }
+  return k;
+}
+const isBlank = (s: Lines, i: number): boolean => firstOf(s, i) === contentEndOf(s, i);
+/** Indentation width, tabs expanded to 4. */
+function indentOf(s: Lines, i: number): number {
+  const { text } = s;
+  const end = contentEndOf(s, i);
   let w = 0;
-  let k = 0;
-  for (; k < text.length; k++) {
+  for (let k = startOf(s, i); k < end; k++) {
     const c = text.charCodeAt(k);
     if (c === 32) w++;
     else if (c === 9) w += 4 - (w % 4);
     else break;
   }
-  return { first: k, indent: w };
+  return w;
 }
+/** The line's content ("\r" of a "\r\n" dropped), sliced for the few constructs read by a regex. */
+const lineText = (s: Lines, i: number): string => s.text.slice(startOf(s, i), contentEndOf(s, i));
+/** The char code of a line's first character after its indent (-1 when blank): block constructs start with `, ~, <, >, #, [, a list marker or a digit. */
+const leadOf = (s: Lines, i: number): number => {
+  const f = firstOf(s, i);
+  return f === contentEndOf(s, i) ? -1 : s.text.charCodeAt(f);
+};
 
-function linesOf(text: string, from: number): Line[] {
-  const out: Line[] = [];
-  let start = from;
-  while (start < text.length) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    const raw = text.slice(start, end);
-    const t = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const m = measure(t);
-    out.push({ start, end, text: t, first: m.first, indent: m.indent });
-    if (nl === -1) break;
-    start = nl + 1;
+/** The scan's lines from `from` on, given the text's line starts (or made here). */
+function linesOf(text: string, from: number, given?: readonly number[]): Lines {
+  let starts = given ?? computeLineStarts(text);
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= from) lo = mid;
+    else hi = mid - 1;
   }
-  return out;
+  let base = lo;
+  // `from` inside a line (never for a file's body offset): its rest is the scan's first line.
+  if (starts[base] !== from) {
+    starts = [from, ...starts.slice(base + 1)];
+    base = 0;
+  }
+  let n = starts.length - base;
+  if (n > 0 && starts[starts.length - 1]! >= text.length) n--;
+  return { text, starts, base, n };
 }
 
 /** One scan of a text: what it found so far, and the inline unit (a paragraph, a heading) being gathered. */
-interface Scan {
-  readonly text: string;
-  readonly lines: readonly Line[];
+interface Scan extends Lines {
   readonly links: ScannedLink[];
   readonly code: [number, number][];
   /** The gathered unit's first line start and last line end; -1: none open. */
@@ -102,10 +139,17 @@ interface Scan {
   listContent: number;
 }
 
-export function scanMarkdown(text: string, from = 0): ScanResult {
+/**
+ * The links and code of `text` from `from` (a line start) on. `lineStarts`: the text's line starts
+ * (`computeLineStarts`), when the caller has them; made here otherwise.
+ */
+export function scanMarkdown(text: string, from = 0, lineStarts?: readonly number[]): ScanResult {
+  const lines = linesOf(text, from, lineStarts);
   const s: Scan = {
     text,
-    lines: linesOf(text, from),
+    starts: lines.starts,
+    base: lines.base,
+    n: lines.n,
     links: [],
     code: [],
     unitStart: -1,
@@ -114,17 +158,29 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
     inList: false,
     listContent: 0,
   };
-  const n = s.lines.length;
+  const { n, starts, base } = s;
+  const last = text.length;
   let i = 0;
   while (i < n) {
-    const line = s.lines[i]!;
-    if (line.first === line.text.length) {
+    // The line read in place (as `firstOf`, `indentOf`, `contentEndOf` read it): most lines are read only here.
+    const start = starts[base + i]!;
+    const end = base + i + 1 < starts.length ? starts[base + i + 1]! - 1 : last;
+    const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    let first = start;
+    let indent = 0;
+    for (; first < contentEnd; first++) {
+      const c = text.charCodeAt(first);
+      if (c === 32) indent++;
+      else if (c === 9) indent += 4 - (indent % 4);
+      else break;
+    }
+    if (first === contentEnd) {
       i = blankLine(s, i);
       continue;
     }
     // The code blocks in this order, each tried only on a line whose first character or indent may open it
     // (most lines open none); a line none of them takes joins a unit.
-    const lead = leadOf(line);
+    const lead = text.charCodeAt(first);
     let next = -1;
     if (lead === 96 /* ` */ || lead === 126 /* ~ */ || lead === 62 /* > */) next = fencedCode(s, i);
     if (next === -1 && lead === 60 /* < */) {
@@ -132,8 +188,8 @@ export function scanMarkdown(text: string, from = 0): ScanResult {
       if (next === -1) next = rawHtml(s, i);
       if (next === -1) next = htmlBlock(s, i);
     }
-    if (next === -1 && line.indent >= 4) next = indentedCode(s, i);
-    i = next === -1 ? unitLine(s, i) : next;
+    if (next === -1 && indent >= 4) next = indentedCode(s, i);
+    i = next === -1 ? unitLine(s, i, lead, indent, first) : next;
   }
   endUnit(s);
   return { links: s.links, codeRanges: s.code };
@@ -165,12 +221,11 @@ function blankLine(s: Scan, i: number): number {
 
 /** ``` or ~~~ (inside block quotes too), to its closing fence or the end of the text, or of the list item it is in. */
 function fencedCode(s: Scan, i: number): number {
-  const line = s.lines[i]!;
-  const lead = leadOf(line);
+  const lead = leadOf(s, i);
   // Spaces or tabs, then ` or ~ (FENCE_OPEN), after any block quote markers: most lines start with none.
   if (lead !== 96 && lead !== 126 && lead !== 62) return -1;
-  const { lines, inList, listContent } = s;
-  const t = line.text;
+  const { n, inList, listContent, text } = s;
+  const t = lineText(s, i);
   const stripped = lead === 62 /* > */ ? t.replace(/^(?:[ \t]*>[ \t]?)+/, '') : t;
   const fenceLead = stripped.trimStart().charCodeAt(0);
   const fence = fenceLead === 96 || fenceLead === 126 ? FENCE_OPEN.exec(stripped) : null;
@@ -179,118 +234,145 @@ function fencedCode(s: Scan, i: number): number {
   if (!fenceIndentOk || (fence[2]![0] === '`' && fence[3]!.includes('`'))) return -1;
   const marker = fence[2]!;
   const closeRe = new RegExp(`^[ \\t]*(?:>[ \\t]?)*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+  const indent = indentOf(s, i);
   let j = i + 1;
-  while (j < lines.length && !closeRe.test(lines[j]!.text)) {
-    if (
-      inList &&
-      lines[j]!.first !== lines[j]!.text.length &&
-      lines[j]!.indent < listContent &&
-      line.indent >= listContent &&
-      line.indent > 3
-    )
-      break;
+  while (j < n) {
+    // A closing fence's first character after its indent is `>` or the fence's: only such a line is matched.
+    const c = leadOf(s, j);
+    if ((c === 62 || c === 96 || c === 126) && closeRe.test(lineText(s, j))) break;
+    if (inList && c !== -1 && indentOf(s, j) < listContent && indent >= listContent && indent > 3) break;
     j++;
   }
-  const last = lines[Math.min(j, lines.length - 1)]!;
-  return codeBlock(s, line.start, j < lines.length ? last.end : s.text.length, j + 1);
+  return codeBlock(s, startOf(s, i), j < n ? endOf(s, j) : text.length, j + 1);
 }
 
 /** Whether line i may start an HTML block: `<` indented at most 3. */
-function htmlStart(line: Line): boolean {
-  return leadOf(line) === 60 /* < */ && line.indent <= 3;
+function htmlStart(s: Scan, i: number): boolean {
+  return leadOf(s, i) === 60 /* < */ && indentOf(s, i) <= 3;
 }
 
 /** `<!--` to the line holding `-->` (or the end of the text). */
 function htmlComment(s: Scan, i: number): number {
-  const { lines } = s;
-  const line = lines[i]!;
-  if (!htmlStart(line) || !line.text.startsWith('<!--', line.first)) return -1;
+  const { n, text } = s;
+  if (!htmlStart(s, i)) return -1;
+  const first = firstOf(s, i);
+  if (!text.startsWith('<!--', first)) return -1;
+  // `-->` holds no line break: the line holding the first one after the opener is the comment's last.
+  const close = text.indexOf('-->', first + 4);
   let j = i;
-  while (j < lines.length && !lines[j]!.text.includes('-->', j === i ? line.first + 4 : 0)) j++;
-  return codeBlock(s, line.start, lines[Math.min(j, lines.length - 1)]!.end, j + 1);
+  if (close === -1) j = n;
+  else while (j < n && endOf(s, j) < close) j++;
+  return codeBlock(s, startOf(s, i), endOf(s, Math.min(j, n - 1)), j + 1);
 }
 
 /** `<script>`, `<pre>`, `<style>`, `<textarea>` to the line that closes the tag (or the end of the text). */
 function rawHtml(s: Scan, i: number): number {
-  const { lines } = s;
-  const line = lines[i]!;
-  if (!htmlStart(line)) return -1;
-  const open = HTML_RAW_TAG.exec(line.text);
+  const { n } = s;
+  if (!htmlStart(s, i)) return -1;
+  const open = HTML_RAW_TAG.exec(lineText(s, i));
   if (!open) return -1;
   const tag = open[1]!.toLowerCase();
   let j = i;
-  while (j < lines.length && !lines[j]!.text.toLowerCase().includes(`</${tag}>`)) j++;
-  return codeBlock(s, line.start, lines[Math.min(j, lines.length - 1)]!.end, j + 1);
+  while (j < n && !lineText(s, j).toLowerCase().includes(`</${tag}>`)) j++;
+  return codeBlock(s, startOf(s, i), endOf(s, Math.min(j, n - 1)), j + 1);
 }
 
 /** A block-level HTML tag (`<div>`, `<table>`…) to the next blank line. */
 function htmlBlock(s: Scan, i: number): number {
-  const { lines } = s;
-  const line = lines[i]!;
-  if (!htmlStart(line) || !HTML_BLOCK_TAG.test(line.text)) return -1;
+  const { n } = s;
+  if (!htmlStart(s, i) || !HTML_BLOCK_TAG.test(lineText(s, i))) return -1;
   let j = i;
-  while (j < lines.length && lines[j]!.first !== lines[j]!.text.length) j++;
-  return codeBlock(s, line.start, lines[j - 1]!.end, j);
+  while (j < n && !isBlank(s, j)) j++;
+  return codeBlock(s, startOf(s, i), endOf(s, j - 1), j);
 }
 
 /** Lines indented 4 past the list content (or 4) after a blank line or outside a unit, to the last such line. */
 function indentedCode(s: Scan, i: number): number {
-  const { lines } = s;
+  const { n } = s;
   const codeIndent = s.inList ? s.listContent + 4 : 4;
-  if (lines[i]!.indent < codeIndent || !(s.prevBlank || s.unitStart === -1)) return -1;
+  if (indentOf(s, i) < codeIndent || !(s.prevBlank || s.unitStart === -1)) return -1;
   let j = i;
   let lastContent = i;
-  while (j < lines.length) {
-    const lj = lines[j]!;
-    if (lj.first === lj.text.length) {
+  while (j < n) {
+    if (isBlank(s, j)) {
       j++;
       continue;
     }
-    if (lj.indent < codeIndent) break;
+    if (indentOf(s, j) < codeIndent) break;
     lastContent = j;
     j++;
   }
-  return codeBlock(s, lines[i]!.start, lines[lastContent]!.end, lastContent + 1);
+  return codeBlock(s, startOf(s, i), endOf(s, lastContent), lastContent + 1);
+}
+
+/**
+ * A list item's marker on line i whose first non-blank character is at `first` (`/^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)/`,
+ * read in place):
+ * the width its content starts at, or -1 when the line is no list item.
+ */
+function listItem(s: Scan, i: number, first: number, indent: number): number {
+  const { text } = s;
+  const end = contentEndOf(s, i);
+  let k = first;
+  const c = text.charCodeAt(k);
+  if (c === 45 || c === 42 || c === 43) k++;
+  else {
+    while (k < end && k - first < 9 && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+    const d = text.charCodeAt(k);
+    if (k === first || k >= end || (d !== 46 && d !== 41)) return -1;
+    k++;
+  }
+  const markerWidth = k - first;
+  // Spaces or tabs after the marker (their width as if from column 0), or the end.
+  let w = 0;
+  let any = false;
+  for (; k < end; k++) {
+    const d = text.charCodeAt(k);
+    if (d === 32) w++;
+    else if (d === 9) w += 4 - (w % 4);
+    else break;
+    any = true;
+  }
+  if (!any && k < end) return -1;
+  return indent + markerWidth + Math.max(1, Math.min(4, any ? w : 1));
 }
 
 /**
  * A line of an inline unit: a list item starts a unit (and sets the list's content column), a heading is a unit
  * of its own, a link reference definition at a unit's start is a link; the rest joins the unit.
  */
-function unitLine(s: Scan, i: number): number {
-  const line = s.lines[i]!;
+function unitLine(s: Scan, i: number, lead: number, indent: number, first: number): number {
   const { text } = s;
-  const t = line.text;
-  const indent = line.indent;
-  const lead = leadOf(line);
+  const start = startOf(s, i);
   const isMarker = lead === 45 || lead === 42 || lead === 43 || (lead >= 48 && lead <= 57);
-  const item = isMarker ? LIST_ITEM.exec(t) : null;
+  const itemContent = isMarker ? listItem(s, i, first, indent) : -1;
+  const item = itemContent !== -1;
   if (item) {
     endUnit(s);
     s.inList = true;
-    s.listContent = indentWidth(item[1]!) + item[2]!.length + Math.max(1, Math.min(4, indentWidth(item[3]! || ' ')));
+    s.listContent = itemContent;
   } else if (s.prevBlank && indent < 2 && s.inList && indent < s.listContent) {
     s.inList = false;
   }
-  const heading = lead === 35 /* # */ && indent <= 3 && /^ {0,3}#{1,6}(\s|$)/.test(t);
+  const heading = lead === 35 /* # */ && indent <= 3 && /^ {0,3}#{1,6}(\s|$)/.test(lineText(s, i));
   if (heading) endUnit(s);
   if (s.unitStart === -1) {
     const def =
       lead === 91 /* [ */ && indent <= 3
-        ? DEFINITION.exec(text.slice(line.start, Math.min(text.length, line.start + 2000)))
+        ? DEFINITION.exec(text.slice(start, Math.min(text.length, start + 2000)))
         : null;
     if (def && !item && !heading) {
       const dest = def[2]!.startsWith('<') ? def[2]!.slice(1, -1) : def[2]!;
       s.links.push({
         kind: 'definition',
         target: dest,
-        offset: line.start + def[0].indexOf('['),
+        offset: start + def[0].indexOf('['),
         length: def[0].length,
       });
     }
-    s.unitStart = line.start;
+    s.unitStart = start;
   }
-  s.unitEnd = line.end;
+  s.unitEnd = endOf(s, i);
   if (heading) endUnit(s);
   s.prevBlank = false;
   return i + 1;
@@ -311,7 +393,7 @@ function runLength(text: string, i: number, ch: string): number {
 class Inline {
   private runs: Map<number, number[]> | null = null;
   private brackets: Map<number, number> | null = null;
-  private readonly found = new Map<string, { from: number; at: number }>();
+  private found: Map<string, { from: number; at: number }> | null = null;
 
   constructor(
     readonly text: string,
@@ -321,11 +403,12 @@ class Inline {
 
   /** text.indexOf(s, from), remembered: a later search from inside the last answer's span is free. */
   next(s: string, from: number): number {
-    const last = this.found.get(s);
+    const found = (this.found ??= new Map());
+    const last = found.get(s);
     if (last && last.from <= from && (last.at === -1 || from <= last.at)) return last.at;
     const at = this.text.indexOf(s, from);
     count('scan.searchSteps', (at === -1 ? this.text.length : at) - from);
-    this.found.set(s, { from, at });
+    found.set(s, { from, at });
     return at;
   }
 
@@ -446,6 +529,10 @@ function codeSpan(
   const close = ctx.closingRun(i + n, end, n);
   if (close === -1) return i + n;
   code.push([i, close + n]);
+  // A mention ends in `.md` (before white space): a span whose last character is none of d, D, white space or
+  // another non-ASCII character (U+3000…) names no file, and is not sliced.
+  const last = text.charCodeAt(close - 1);
+  if (last !== 100 && last !== 68 && last > 32 && last < 128) return close + n;
   const content = text
     .slice(i + n, close)
     .replace(/\r?\n/g, ' ')
@@ -474,7 +561,11 @@ function wikilink(text: string, i: number, end: number, links: ScannedLink[], ct
   if (close === -1 || close >= end || (nl !== -1 && nl < close)) return -1;
   const inner = text.slice(i + 2, close);
   if (!WIKILINK_INNER.test(inner)) return -1;
-  const target = inner.split('|')[0]!.split('#')[0]!.trim();
+  // The name: before the first `|` and the first `#`.
+  const bar = inner.indexOf('|');
+  const hash = inner.indexOf('#');
+  const cut = bar === -1 ? hash : hash === -1 ? bar : Math.min(bar, hash);
+  const target = (cut === -1 ? inner : inner.slice(0, cut)).trim();
   if (target === '') return -1;
   links.push({ kind: 'wikilink', target, offset: i, length: close + 2 - i });
   return close + 2;
