@@ -119,6 +119,28 @@ function safeDecode(s: string): string {
 
 const isExternal = (raw: string): boolean =>
   raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//');
+/**
+ * A mention target `resolveLink` reads as written: trimmed, no scheme, query, fragment, %-escape or leading `~`, and
+ * a simple relative path (`isSimple`). From a file of a `plainFolder`, a mention of it then resolves to
+ * `folder/target` when that is a file, and otherwise exactly as from the vault root (the folder changes nothing
+ * else: the relative path's unresolved answer depends only on the target's extension).
+ */
+export const plainMention = (target: string): boolean =>
+  target.length === target.trim().length &&
+  !isExternal(target) &&
+  !target.startsWith('~') &&
+  !target.includes('?') &&
+  !target.includes('#') &&
+  !target.includes('%') &&
+  isSimple(target);
+/** What `resolvePath` prefixes to a plain relative target from `fromPath`: '' at the root, `folder/` for a simple folder; else null. */
+export function plainFolder(fromPath: string): string | null {
+  const slash = fromPath.lastIndexOf('/');
+  if (slash < 0) return '';
+  const folder = fromPath.slice(0, slash);
+  return isSimple(folder) ? `${folder}/` : null;
+}
+
 /** A trimmed path target without its query or fragment, %-escapes decoded. */
 function cleanPath(raw: string): string {
   // Most targets have no query, fragment or escape: skip the replace and the decode for them.
