@@ -193,6 +193,8 @@ export async function checkVault(dir: string, options: CheckOptions = {}): Promi
         ...(parallel ? { onParsed: parallel.add } : {}),
         // Files' bytes in a few shared buffers, not one each (and the worker reads them there, without a copy).
         alloc: byteArena(),
+        // No rule reads a file's bytes: once parsed (and posted to the worker), only the text is kept.
+        keepBytes: false,
       });
     } catch (e) {
       parallel?.close();

@@ -12,6 +12,9 @@ import { DECODE_GROUP, decodeBytes, decodeMany } from '../src/vault/decode.js';
 import { loadVault } from '../src/vault/load.js';
 import { parseMarkdown } from '../src/vault/file.js';
 import { defaultConfig } from '../src/config/schema.js';
+import type { Vault } from '../src/vault/model.js';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 const enc = new TextEncoder();
 const eligible = (b: Uint8Array): boolean => {
@@ -99,5 +102,46 @@ describe('loadVault reads texts decoded in groups as parseMarkdown reads each fi
         alone.crlf,
       ]);
     }
+  });
+});
+
+describe('loadVault with keepBytes false (check) keeps a file’s text, not its bytes', () => {
+  it('bytes read later are the file’s bytes; the bytes read from disk are not held', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const dir = mkdtempSync(join(tmpdir(), 'memlint-keep-bytes-'));
+    mkdirSync(join(dir, 'notes'));
+    const bodies: [string, Uint8Array][] = [
+      ['MEMORY.md', enc.encode('# Memory\n- [a](notes/a.md) — 語\n')],
+      ['notes/a.md', enc.encode('---\nname: a\n---\nplain [[b]] 語\r\n')],
+      ['notes/bom.md', Buffer.concat([new Uint8Array([0xef, 0xbb, 0xbf]), enc.encode('bom [[a]]\n')])],
+      ['notes/bad.md', Buffer.concat([enc.encode('bad '), new Uint8Array([0xff]), enc.encode(' [[a]]\n')])],
+    ];
+    for (let k = 0; k < 50; k++) bodies.push([`notes/n${k}.md`, enc.encode(`note ${k} 語\n`.repeat(400))]);
+    for (const [p, b] of bodies) writeFileSync(join(dir, p), b);
+    const load = (keepBytes: boolean): { held: number; vault: Vault } => {
+      const read: WeakRef<Uint8Array>[] = [];
+      const vault = loadVault(dir, {
+        config: defaultConfig(),
+        keepBytes,
+        onParsed: (p) => read.push(new WeakRef(p.bytes)),
+      });
+      return {
+        vault,
+        get held() {
+          return read.filter((r) => r.deref() !== undefined).length;
+        },
+      } as never;
+    };
+    const kept = load(true);
+    const dropped = load(false);
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    expect(kept.held).toBe(bodies.length);
+    // Only the BOM and invalid files keep theirs (their text is not their bytes decoded).
+    expect(dropped.held).toBe(2);
+    for (const [p, b] of bodies) expect(Buffer.from(dropped.vault.byPath.get(p)!.bytes).equals(b)).toBe(true);
+    const f = dropped.vault.byPath.get('notes/a.md')!;
+    expect(f.bytes).toBe(f.bytes);
   });
 });

@@ -31,6 +31,8 @@ export interface ParseOptions {
   readonly alloc?: ByteAlloc;
   /** The bytes' text, decoded already (`decodeMany`: valid UTF-8 without a BOM). */
   readonly text?: string;
+  /** false: a file whose text is its bytes decoded (`text` given) does not keep them (`ParsedFile.encoded`). */
+  readonly keepBytes?: boolean;
 }
 
 export function parseMarkdown(
@@ -51,6 +53,7 @@ export function parseMarkdown(
   let text = '';
   let bom = false;
   let problem: DecodeProblem | null;
+  let encoded = false;
   if (tooLarge) {
     problem = {
       kind: 'too-large',
@@ -64,6 +67,7 @@ export function parseMarkdown(
   } else if (options.text !== undefined) {
     text = options.text;
     problem = null;
+    encoded = options.keepBytes === false;
   } else {
     const decoded = decodeBytes(bytes);
     text = decoded.text;
@@ -98,6 +102,7 @@ export function parseMarkdown(
     meta,
     scan,
     ...positions,
+    ...(encoded ? { encoded: true as const } : {}),
   };
 }
 
@@ -155,6 +160,7 @@ export function makeVaultFile(
   // unread, until a rule reads them.
   if (p.reused && as === undefined) return Object.freeze(new ReusedVaultFile(p, given));
   const links = typeof given === 'function' ? given() : given;
+  if (p.encoded && as === undefined) return Object.freeze(new EncodedVaultFile(p, links));
   const f: VaultFile = {
     path: p.path,
     absPath: p.absPath,
@@ -177,6 +183,57 @@ export function makeVaultFile(
     lineCount: p.lineCount,
   };
   return Object.freeze(as ? { ...f, ...as } : f);
+}
+
+/**
+ * A VaultFile whose bytes are exactly its text's UTF-8 (`ParsedFile.encoded`): they are encoded again, once, when
+ * something reads them (in `check`, nothing does), instead of being held beside the text.
+ */
+class EncodedVaultFile implements VaultFile {
+  readonly path: string;
+  readonly absPath: string;
+  readonly role: FileRole;
+  readonly stem: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mode: number;
+  readonly text: string;
+  readonly bom: boolean;
+  readonly crlf: boolean;
+  readonly problem: VaultFile['problem'];
+  readonly frontmatter: VaultFile['frontmatter'];
+  readonly bodyOffset: number;
+  readonly meta: VaultFile['meta'];
+  readonly links: readonly Link[];
+  readonly codeRanges: VaultFile['codeRanges'];
+  readonly position: VaultFile['position'];
+  readonly lineCount: VaultFile['lineCount'];
+  #bytes: Uint8Array | null = null;
+
+  constructor(p: ParsedFile, links: readonly Link[]) {
+    this.path = p.path;
+    this.absPath = p.absPath;
+    this.role = p.role;
+    this.stem = p.stem;
+    this.size = p.size;
+    this.mtimeMs = p.mtimeMs;
+    this.mode = p.mode;
+    this.text = p.text;
+    this.bom = p.bom;
+    this.crlf = p.crlf;
+    this.problem = p.problem;
+    this.frontmatter = p.frontmatter;
+    this.bodyOffset = p.bodyOffset;
+    this.meta = p.meta;
+    this.links = links;
+    this.codeRanges = p.scan.codeRanges;
+    this.position = p.position;
+    this.lineCount = p.lineCount;
+  }
+
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= Buffer.from(this.text, 'utf8'));
+  }
 }
 
 /** One open, one fstat, one read: size, mtime and mode come with the bytes, not from a second stat. */

@@ -82,6 +82,11 @@ export type ParsedFile = Omit<VaultFile, 'links' | 'codeRanges'> & {
   readonly scan: ScanResult;
   /** Reused from `check --cache`: `text` is a getter that decodes on first read. */
   readonly reused?: true;
+  /**
+   * The bytes are exactly the text's UTF-8 and need not be kept: the VaultFile made of it encodes them again on
+   * first read (`check` reads no file's bytes after parsing; `LoadOptions.keepBytes` false).
+   */
+  readonly encoded?: true;
 };
 
 export interface FileStat {
