@@ -2,12 +2,13 @@
  * consolidate and report run on a worker thread (src/commands/isolate.ts): out of heap they end in one line and
  * exit 2, where the main thread would die with V8's fatal trace (hard 100k, session 18). Same output otherwise.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generateHardVault } from '../scripts/bench/generate.mjs';
-import { runBin, tempDir } from './helpers/run.js';
+import { CLI, runBin, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
 // A heap this small is reached while the vault is read; the main thread, which only dispatches, stays inside it.
@@ -70,5 +71,23 @@ describe('on a worker or not, the same output and exit codes', () => {
       expect(a.stderr).toBe(b.stderr);
       expect(a.stderr.split('\n')).toHaveLength(2);
     }
+  });
+});
+
+describe('MEMLINT_TIMING on a worker', () => {
+  it('each phase line is written when the phase ends, not when the worker ends', () => {
+    // stdout and stderr on one file: a line written at once lands before the proposal; one queued on the worker's
+    // `process.stderr` stream would land after it (the stream is flushed when the worker's event loop turns).
+    const file = join(tempDir(), 'both.txt');
+    const fd = openSync(file, 'w');
+    spawnSync(process.execPath, [CLI, 'consolidate', DEMO, '--format', 'json', '--out', '-'], {
+      stdio: ['ignore', fd, fd],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MEMLINT_TIMING: '1' },
+    });
+    closeSync(fd);
+    const both = readFileSync(file, 'utf8');
+    const phase = both.indexOf('memlint timing: read+parse');
+    expect(phase).toBeGreaterThanOrEqual(0);
+    expect(phase).toBeLessThan(both.indexOf('"manifest"'));
   });
 });

@@ -6,6 +6,7 @@
  * Usage at a hot site: `if (counting) count('resolve.editDistance');` or just `count(name)`; both cost
  * nothing measurable when counting is off. Names are `area.what` (e.g. `consolidate.clausePairs`).
  */
+import { writeSync } from 'node:fs';
 export let counting = process.env.MEMLINT_COUNTERS === '1';
 const totals = new Map<string, number>();
 
@@ -32,6 +33,7 @@ export function snapshot(): Record<string, number> {
 
 if (counting) {
   process.on('exit', () => {
-    for (const [k, v] of Object.entries(snapshot())) process.stderr.write(`memlint counter: ${k} ${v}\n`);
+    // Written at once, as timing.ts does (a worker's `process.stderr` is a stream flushed by its event loop).
+    for (const [k, v] of Object.entries(snapshot())) writeSync(2, `memlint counter: ${k} ${v}\n`);
   });
 }
