@@ -227,9 +227,15 @@ export function resolveWikilink(target: string, lookup: NoteLookup, suggest = tr
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
   // A lookup with no notes (guard's one-file index) folds nothing: the fold itself is skipped.
   const byFolded = lookup.byFolded();
-  const folded = byFolded.size > 0 ? byFolded.get(fold(t)) : undefined;
+  const key = byFolded.size > 0 ? fold(t) : null;
+  const folded = key === null ? undefined : byFolded.get(key);
   if (folded) return { resolved: folded, resolution: 'folded', suggestion: null };
-  return { resolved: null, resolution: 'missing', suggestion: suggest ? closest(t, lookup) : null };
+  // `closest(t)` with the fold already made.
+  return {
+    resolved: null,
+    resolution: 'missing',
+    suggestion: suggest ? indexOf(lookup).closest(key ?? fold(t)) : null,
+  };
 }
 
 export function resolveLink(
@@ -394,11 +400,16 @@ class StemIndex {
     this.sorted = pairs.map((p) => p.f);
     this.rank = Int32Array.from(pairs, (p) => p.r);
     this.rawByRank = rawByRank;
+    this.lens = Int32Array.from(this.sorted, (f) => f.length);
+    this.unitStart = new Int32Array(this.sorted.length + 1);
+    for (let i = 0; i < this.sorted.length; i++) this.unitStart[i + 1] = this.unitStart[i]! + this.lens[i]!;
+    this.units = new Uint16Array(this.unitStart[this.sorted.length]!);
+    for (let i = 0; i < this.sorted.length; i++) {
+      const f = this.sorted[i]!;
+      for (let q = 0, at = this.unitStart[i]!; q < f.length; q++) this.units[at + q] = f.charCodeAt(q);
+    }
     sparseTable(this.minTable, this.rank);
-    sparseTable(
-      this.lenMin,
-      Int32Array.from(this.sorted, (f) => f.length),
-    );
+    sparseTable(this.lenMin, this.lens);
     sparseTable(
       this.lenMax,
       Int32Array.from(this.sorted, (f) => -f.length),
@@ -451,7 +462,10 @@ class StemIndex {
    */
   private places: PlaceIndex | null = null;
   /** Per position in `sorted`: the stem's length. */
-  private lens: Int32Array = new Int32Array(0);
+  private readonly lens: Int32Array;
+  /** The code units of every stem in `sorted`, one after another (stem i from `unitStart[i]`): what the trie reads. */
+  private readonly units: Uint16Array;
+  private readonly unitStart: Int32Array;
   /** Per position in `sorted`: the last target occurrence counted for it (`nearByGrams`). */
   private lastOcc: Int32Array = new Int32Array(0);
   private occId = 0;
@@ -460,13 +474,12 @@ class StemIndex {
     if (this.places) return this.places;
     const { sorted } = this;
     const n = sorted.length;
-    const lens = new Int32Array(n);
+    const { lens } = this;
     const capped = new Int32Array(n);
     const seen = new Uint8Array(65536);
     let total = 0;
     for (let i = 0; i < n; i++) {
       const s = sorted[i]!;
-      lens[i] = s.length;
       capped[i] = Math.min(s.length, LEN_CAP);
       if (s.length >= 3) total += s.length - 2;
       for (let q = 0; q < s.length; q++) seen[s.charCodeAt(q)] = 1;
@@ -556,7 +569,6 @@ class StemIndex {
       byLength,
       postings: new Array(grams),
     };
-    this.lens = lens;
     this.lastOcc = new Int32Array(n);
     this.scratch();
     return this.places;
@@ -644,7 +656,7 @@ class StemIndex {
     let nPass = 0;
     for (let c = 0; c < nTouched; c++) {
       const i = touched[c]!;
-      if (shared[i]! >= need && Math.abs(sorted[i]!.length - m) <= k) touched[nPass++] = i;
+      if (shared[i]! >= need && Math.abs(this.lens[i]! - m) <= k) touched[nPass++] = i;
       shared[i] = 0;
     }
     if (nPass > NEAR_MEASURED) return CUT;
@@ -721,7 +733,7 @@ class StemIndex {
    * the best ending found is skipped). The same answer as taking entries best first by (key, rank).
    */
   private search(t: string, max: number, budget: number): number {
-    const { sorted } = this;
+    const { lens, units, unitStart } = this;
     const m = t.length;
     const w = m + 1;
     const cap = max + 1;
@@ -731,7 +743,7 @@ class StemIndex {
     if (this.heads.length <= max) this.heads = new Int32Array(max + 1);
     this.heads.fill(-1);
     this.entries = 0;
-    this.push(0, this.minRank(0, sorted.length), 0, 0, sorted.length, 0);
+    this.push(0, this.minRank(0, lens.length), 0, 0, lens.length, 0);
     let best = -1;
     let rows = 0;
     for (let key = 0; key <= max; key++) {
@@ -750,7 +762,7 @@ class StemIndex {
         let i = this.eLo[e]!;
         // Stems that end at this node sort first in its range.
         const endStart = i;
-        while (i < hi && sorted[i]!.length === p) i++;
+        while (i < hi && lens[i] === p) i++;
         if (i > endStart && pool[prev + m]! <= max)
           this.push(pool[prev + m]!, this.minRank(endStart, i), p, endStart, i, -1);
         // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
@@ -758,19 +770,19 @@ class StemIndex {
         const from = Math.max(1, p + 1 - max),
           to = Math.min(m, p + 1 + max);
         while (i < hi) {
-          const c = sorted[i]!.charCodeAt(p);
+          const c = units[unitStart[i]! + p]!;
           // The end of this child: the first stem in [i, hi) whose code unit at p is not c (galloping
           // from i, then a binary search: children are mostly small).
           let a = i + 1,
             b = a;
-          for (let step = 1; b < hi && sorted[b]!.charCodeAt(p) === c; step *= 2) {
+          for (let step = 1; b < hi && units[unitStart[b]! + p] === c; step *= 2) {
             a = b + 1;
             b = a + step;
           }
           if (b > hi) b = hi;
           while (a < b) {
             const mid = (a + b) >>> 1;
-            if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1;
+            if (units[unitStart[mid]! + p] === c) a = mid + 1;
             else b = mid;
           }
           if (++rows > budget) {
