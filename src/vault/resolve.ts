@@ -599,7 +599,9 @@ class StemIndex {
    * with positions): an edit destroys at most three of the target's trigram occurrences, so `k` edits
    * leave all but `3k` of them intact in the stem, each within `k` of its place in the target (only `k`
    * insertions and deletions can shift it). Of the `c` occurrences taken (the rarest trigrams, at least
-   * `3k + 1`), a stem within `k` edits so holds at least `c - 3k` near their places.
+   * `3k + 1`), a stem within `k` edits so holds at least `c - 3k` near their places; and it is at most `k` units
+   * longer or shorter than the target, so only the places of stems of those lengths are read (one slice per
+   * occurrence, see `places`). The places read per target then do not grow with the stems of other lengths.
    */
   private nearByGrams(t: string, k: number): number {
     const m = t.length;
