@@ -542,12 +542,15 @@ class StemIndex {
       }
       from = to;
     }
-    // Per gram, where each stem length's places start: lengths minLen[g] … (the longest) + 1, from lenStart[g] on.
+    // Per gram, where each stem length's places start: lengths minLen[g] … (the longest) + 1, from lenStart[g] on;
+    // none for a gram with fewer places than lengths between its shortest and longest stem (a binary search then),
+    // so the directory is never larger than the places + 2 per gram.
     const minLen = new Int32Array(grams);
     const lenStart = new Int32Array(grams + 1);
     for (let g = 0; g < grams; g++) {
       minLen[g] = placeKey[starts[g]!]! >> 10;
-      lenStart[g + 1] = lenStart[g]! + (placeKey[starts[g + 1]! - 1]! >> 10) - minLen[g]! + 2;
+      const span = (placeKey[starts[g + 1]! - 1]! >> 10) - minLen[g]! + 2;
+      lenStart[g + 1] = lenStart[g]! + (span <= starts[g + 1]! - starts[g]! + 2 ? span : 0);
     }
     const byLength = new Int32Array(lenStart[grams]!);
     for (let g = 0; g < grams; g++) {
@@ -587,8 +590,19 @@ class StemIndex {
   private static firstOfLength(index: PlaceIndex, g: number, len: number): number {
     const d = len - index.minLen[g]!;
     if (d <= 0) return index.starts[g]!;
-    const at = index.lenStart[g]! + d;
-    return at < index.lenStart[g + 1]! ? index.byLength[at]! : index.starts[g + 1]!;
+    const from = index.lenStart[g]!,
+      to = index.lenStart[g + 1]!;
+    if (to > from) return from + d < to ? index.byLength[from + d]! : index.starts[g + 1]!;
+    // No directory for this gram: its places are few, a binary search on their lengths.
+    const { placeKey } = index;
+    let lo = index.starts[g]!,
+      hi = index.starts[g + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (placeKey[mid]! >> 10 < len) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
