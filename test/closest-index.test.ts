@@ -203,6 +203,20 @@ describe('step 1 reads only the places of stems near the target in length', () =
   });
 });
 
+describe('step 1 finds a stem two units shorter through grams with few places over many lengths', () => {
+  it('answers as the brute force when the places of a gram are too few for a length directory', () => {
+    // The first trigrams of the target are held by a stem of 7 units, by one stem per length 16 … 51 (38 places
+    // over 46 lengths: no length directory, the slice is found by a binary search) and by the answer, two units
+    // shorter than the target. max(2, ⌊11/4⌋) is two: only step 1 can find it.
+    const target = 'abcdefghijk';
+    const stems = ['abcdefg', 'abcdefghi', ...Array.from({ length: 36 }, (_, n) => `${target}${'z'.repeat(n + 5)}`)];
+    const lookup = lookupOf(stems);
+    for (let i = 0; i < 20; i++) closest(`warm-target-${i}`, lookup);
+    expect(closestBruteForce(target, stems)).toBe('abcdefghi');
+    expect(closest(target, lookup)).toBe('abcdefghi');
+  });
+});
+
 describe('stemsOfPlaces (step 3 reads its postings from the trigram places)', () => {
   it('gives each stem holding the trigram once, ascending, however often the stem repeats it', () => {
     const stem = fc.array(fc.constantFrom('a', 'b', 'c', '語'), { minLength: 0, maxLength: 40 }).map((a) => a.join(''));

@@ -227,9 +227,15 @@ export function resolveWikilink(target: string, lookup: NoteLookup, suggest = tr
   if (byName) return { resolved: byName, resolution: 'name', suggestion: null };
   // A lookup with no notes (guard's one-file index) folds nothing: the fold itself is skipped.
   const byFolded = lookup.byFolded();
-  const folded = byFolded.size > 0 ? byFolded.get(fold(t)) : undefined;
+  const key = byFolded.size > 0 ? fold(t) : null;
+  const folded = key === null ? undefined : byFolded.get(key);
   if (folded) return { resolved: folded, resolution: 'folded', suggestion: null };
-  return { resolved: null, resolution: 'missing', suggestion: suggest ? closest(t, lookup) : null };
+  // `closest(t)` with the fold already made.
+  return {
+    resolved: null,
+    resolution: 'missing',
+    suggestion: suggest ? indexOf(lookup).closest(key ?? fold(t)) : null,
+  };
 }
 
 export function resolveLink(
@@ -394,11 +400,16 @@ class StemIndex {
     this.sorted = pairs.map((p) => p.f);
     this.rank = Int32Array.from(pairs, (p) => p.r);
     this.rawByRank = rawByRank;
+    this.lens = Int32Array.from(this.sorted, (f) => f.length);
+    this.unitStart = new Int32Array(this.sorted.length + 1);
+    for (let i = 0; i < this.sorted.length; i++) this.unitStart[i + 1] = this.unitStart[i]! + this.lens[i]!;
+    this.units = new Uint16Array(this.unitStart[this.sorted.length]!);
+    for (let i = 0; i < this.sorted.length; i++) {
+      const f = this.sorted[i]!;
+      for (let q = 0, at = this.unitStart[i]!; q < f.length; q++) this.units[at + q] = f.charCodeAt(q);
+    }
     sparseTable(this.minTable, this.rank);
-    sparseTable(
-      this.lenMin,
-      Int32Array.from(this.sorted, (f) => f.length),
-    );
+    sparseTable(this.lenMin, this.lens);
     sparseTable(
       this.lenMax,
       Int32Array.from(this.sorted, (f) => -f.length),
@@ -451,7 +462,10 @@ class StemIndex {
    */
   private places: PlaceIndex | null = null;
   /** Per position in `sorted`: the stem's length. */
-  private lens: Int32Array = new Int32Array(0);
+  private readonly lens: Int32Array;
+  /** The code units of every stem in `sorted`, one after another (stem i from `unitStart[i]`): what the trie reads. */
+  private readonly units: Uint16Array;
+  private readonly unitStart: Int32Array;
   /** Per position in `sorted`: the last target occurrence counted for it (`nearByGrams`). */
   private lastOcc: Int32Array = new Int32Array(0);
   private occId = 0;
@@ -460,13 +474,12 @@ class StemIndex {
     if (this.places) return this.places;
     const { sorted } = this;
     const n = sorted.length;
-    const lens = new Int32Array(n);
+    const { lens } = this;
     const capped = new Int32Array(n);
     const seen = new Uint8Array(65536);
     let total = 0;
     for (let i = 0; i < n; i++) {
       const s = sorted[i]!;
-      lens[i] = s.length;
       capped[i] = Math.min(s.length, LEN_CAP);
       if (s.length >= 3) total += s.length - 2;
       for (let q = 0; q < s.length; q++) seen[s.charCodeAt(q)] = 1;
@@ -529,12 +542,15 @@ class StemIndex {
       }
       from = to;
     }
-    // Per gram, where each stem length's places start: lengths minLen[g] … (the longest) + 1, from lenStart[g] on.
+    // Per gram, where each stem length's places start: lengths minLen[g] … (the longest) + 1, from lenStart[g] on;
+    // none for a gram with fewer places than lengths between its shortest and longest stem (a binary search then),
+    // so the directory is never larger than the places + 2 per gram.
     const minLen = new Int32Array(grams);
     const lenStart = new Int32Array(grams + 1);
     for (let g = 0; g < grams; g++) {
       minLen[g] = placeKey[starts[g]!]! >> 10;
-      lenStart[g + 1] = lenStart[g]! + (placeKey[starts[g + 1]! - 1]! >> 10) - minLen[g]! + 2;
+      const span = (placeKey[starts[g + 1]! - 1]! >> 10) - minLen[g]! + 2;
+      lenStart[g + 1] = lenStart[g]! + (span <= starts[g + 1]! - starts[g]! + 2 ? span : 0);
     }
     const byLength = new Int32Array(lenStart[grams]!);
     for (let g = 0; g < grams; g++) {
@@ -556,7 +572,6 @@ class StemIndex {
       byLength,
       postings: new Array(grams),
     };
-    this.lens = lens;
     this.lastOcc = new Int32Array(n);
     this.scratch();
     return this.places;
@@ -575,8 +590,19 @@ class StemIndex {
   private static firstOfLength(index: PlaceIndex, g: number, len: number): number {
     const d = len - index.minLen[g]!;
     if (d <= 0) return index.starts[g]!;
-    const at = index.lenStart[g]! + d;
-    return at < index.lenStart[g + 1]! ? index.byLength[at]! : index.starts[g + 1]!;
+    const from = index.lenStart[g]!,
+      to = index.lenStart[g + 1]!;
+    if (to > from) return from + d < to ? index.byLength[from + d]! : index.starts[g + 1]!;
+    // No directory for this gram: its places are few, a binary search on their lengths.
+    const { placeKey } = index;
+    let lo = index.starts[g]!,
+      hi = index.starts[g + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (placeKey[mid]! >> 10 < len) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
@@ -587,7 +613,9 @@ class StemIndex {
    * with positions): an edit destroys at most three of the target's trigram occurrences, so `k` edits
    * leave all but `3k` of them intact in the stem, each within `k` of its place in the target (only `k`
    * insertions and deletions can shift it). Of the `c` occurrences taken (the rarest trigrams, at least
-   * `3k + 1`), a stem within `k` edits so holds at least `c - 3k` near their places.
+   * `3k + 1`), a stem within `k` edits so holds at least `c - 3k` near their places; and it is at most `k` units
+   * longer or shorter than the target, so only the places of stems of those lengths are read (one slice per
+   * occurrence, see `places`). The places read per target then do not grow with the stems of other lengths.
    */
   private nearByGrams(t: string, k: number): number {
     const m = t.length;
@@ -644,7 +672,7 @@ class StemIndex {
     let nPass = 0;
     for (let c = 0; c < nTouched; c++) {
       const i = touched[c]!;
-      if (shared[i]! >= need && Math.abs(sorted[i]!.length - m) <= k) touched[nPass++] = i;
+      if (shared[i]! >= need && Math.abs(this.lens[i]! - m) <= k) touched[nPass++] = i;
       shared[i] = 0;
     }
     if (nPass > NEAR_MEASURED) return CUT;
@@ -721,7 +749,7 @@ class StemIndex {
    * the best ending found is skipped). The same answer as taking entries best first by (key, rank).
    */
   private search(t: string, max: number, budget: number): number {
-    const { sorted } = this;
+    const { lens, units, unitStart } = this;
     const m = t.length;
     const w = m + 1;
     const cap = max + 1;
@@ -731,7 +759,7 @@ class StemIndex {
     if (this.heads.length <= max) this.heads = new Int32Array(max + 1);
     this.heads.fill(-1);
     this.entries = 0;
-    this.push(0, this.minRank(0, sorted.length), 0, 0, sorted.length, 0);
+    this.push(0, this.minRank(0, lens.length), 0, 0, lens.length, 0);
     let best = -1;
     let rows = 0;
     for (let key = 0; key <= max; key++) {
@@ -750,7 +778,7 @@ class StemIndex {
         let i = this.eLo[e]!;
         // Stems that end at this node sort first in its range.
         const endStart = i;
-        while (i < hi && sorted[i]!.length === p) i++;
+        while (i < hi && lens[i] === p) i++;
         if (i > endStart && pool[prev + m]! <= max)
           this.push(pool[prev + m]!, this.minRank(endStart, i), p, endStart, i, -1);
         // Cells farther than `max` from the diagonal exceed it: only the band is computed, the rest
@@ -758,19 +786,19 @@ class StemIndex {
         const from = Math.max(1, p + 1 - max),
           to = Math.min(m, p + 1 + max);
         while (i < hi) {
-          const c = sorted[i]!.charCodeAt(p);
+          const c = units[unitStart[i]! + p]!;
           // The end of this child: the first stem in [i, hi) whose code unit at p is not c (galloping
           // from i, then a binary search: children are mostly small).
           let a = i + 1,
             b = a;
-          for (let step = 1; b < hi && sorted[b]!.charCodeAt(p) === c; step *= 2) {
+          for (let step = 1; b < hi && units[unitStart[b]! + p] === c; step *= 2) {
             a = b + 1;
             b = a + step;
           }
           if (b > hi) b = hi;
           while (a < b) {
             const mid = (a + b) >>> 1;
-            if (sorted[mid]!.charCodeAt(p) === c) a = mid + 1;
+            if (units[unitStart[mid]! + p] === c) a = mid + 1;
             else b = mid;
           }
           if (++rows > budget) {
