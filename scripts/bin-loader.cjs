@@ -14,7 +14,9 @@ const bundle = path.join(__dirname, 'memlint.cjs');
 // One cache per command: it holds the functions the run that wrote it compiled, and check, guard and
 // the rest each compile their own.
 const arg = process.argv[2] ?? '';
-const command = /^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other';
+// A command run on a worker (src/commands/isolate.ts: MEMLINT_ISOLATE=0 there) compiles the whole command, the main
+// thread only its dispatch: each keeps a cache of its own.
+const command = (/^[a-z][a-z-]{0,30}$/.test(arg) ? arg : 'other') + (process.env.MEMLINT_ISOLATE === '0' ? '-run' : '');
 const cacheFile = path.join(__dirname, `.memlint.${BUNDLE_HASH}.${command}.${process.version}-${process.arch}.v8cache`);
 
 let cached;

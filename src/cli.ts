@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { runIsolated } from './commands/isolate.js';
 import { main } from './main.js';
 import { readStdin as readAll } from './util/stdin.js';
 import { fdWriter, isTerminal, stdStream } from './util/stdout.js';
@@ -79,6 +80,7 @@ void main({
   stdinIsTTY: isTerminal(0),
   ask,
   key,
+  isolate: (argv) => runIsolated(argv, process.env, stderr),
 }).then((code) => {
   process.exitCode = code;
   if (stdinStream) process.stdin.destroy();

@@ -1,4 +1,5 @@
 /** The CLI: a table of lazily loaded commands, typed errors caught in one place. */
+import { ISOLATED } from './commands/isolate.js';
 import type { IO } from './io.js';
 import { MemlintError, UsageError } from './util/errors.js';
 import { escapeControl } from './util/control.js';
@@ -135,6 +136,9 @@ export async function main(io: IO): Promise<number> {
       io.stdout.write(`Usage: ${entry.usage}\n\n${entry.summary}\n`);
       return 0;
     }
+    // Out of heap on a worker is one line and exit 2; on the main thread it would be V8's fatal trace.
+    const isolated = ISOLATED.has(name) ? io.isolate?.(io.argv) : null;
+    if (isolated) return await isolated;
     const command = await entry.load();
     return await command.run(commandArgs, io);
   } catch (e) {

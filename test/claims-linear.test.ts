@@ -9,7 +9,8 @@ import {
   noteClaims,
   refuses,
   scoped,
-  sharedFrames,
+  framesSharedWith,
+  pairSharedFrames,
   claimConflict,
   type FrameSet,
   type SharedFrames,
@@ -160,7 +161,7 @@ describe('frames (FrameSet)', () => {
     expect(shared).toBeGreaterThan(100);
   });
 
-  it('compared through sharedFrames, pairs conflict exactly as without it, with fewer look-ups', () => {
+  it('compared through pairSharedFrames, pairs conflict exactly as without it, with fewer look-ups', () => {
     const r = seeded(5);
     const pool = Array.from({ length: 40 }, () =>
       Array.from({ length: 4 + Math.floor(r() * 9) }, () => VOCAB[Math.floor(r() * VOCAB.length)]!),
@@ -177,7 +178,6 @@ describe('frames (FrameSet)', () => {
         ),
       ),
     );
-    const shared = sharedFrames(notes.map((c) => c.frames));
     const lookups = (f: () => void): number => {
       startCounting();
       f();
@@ -186,41 +186,62 @@ describe('frames (FrameSet)', () => {
     const each = (shared?: SharedFrames): unknown[] => {
       const out: unknown[] = [];
       for (let i = 0; i < notes.length; i++)
-        for (let j = i + 1; j < notes.length; j++) out.push(claimConflict(notes[i]!, notes[j]!, shared));
+        for (let j = i + 1; j < notes.length; j++) {
+          out.push(claimConflict(notes[i]!, notes[j]!, shared));
+          // The other order too (notes with equal frame counts included).
+          out.push(claimConflict(notes[j]!, notes[i]!, shared));
+        }
       return out;
     };
     let without: unknown[] = [],
-      through: unknown[] = [],
-      byPair: unknown[] = [];
+      through: unknown[] = [];
     const all = lookups(() => (without = each()));
-    const some = lookups(() => (through = each(shared)));
+    const some = lookups(() => (through = each(pairSharedFrames)));
     expect(through).toEqual(without);
-    // Given the pairs, each pair looks up only the frames its other note has a hash of: fewer still, same answers.
-    const pairs: [number, number][] = [];
-    for (let i = 0; i < notes.length; i++) for (let j = i + 1; j < notes.length; j++) pairs.push([i, j]);
-    const perPair = sharedFrames(
-      notes.map((c) => c.frames),
-      pairs,
-    );
-    const fewest = lookups(() => (byPair = each(perPair)));
-    expect(byPair).toEqual(without);
-    expect(fewest).toBeLessThan(some);
-    // Given some pairs only (a note's other partners' frames must not matter), the same answers for those pairs.
-    const subset = pairs.filter((_, k) => k % 3 === 0);
-    const perSubset = sharedFrames(
-      notes.map((c) => c.frames),
-      subset,
-    );
-    expect(subset.map(([i, j]) => claimConflict(notes[i]!, notes[j]!, perSubset))).toEqual(
-      subset.map(([i, j]) => claimConflict(notes[i]!, notes[j]!)),
-    );
-    // And a pair compared in the other order than given (equal frame counts included).
-    expect(subset.map(([i, j]) => claimConflict(notes[j]!, notes[i]!, perSubset))).toEqual(
-      subset.map(([i, j]) => claimConflict(notes[j]!, notes[i]!)),
-    );
-    expect(without.filter((c) => c !== null).length).toBeGreaterThan(5);
-    // Frame conflicts among them ("jest vs vitest in …"): the look-ups sharedFrames narrows.
-    expect(without.some((c) => / vs .* in "/.test((c as { detail?: string } | null)?.detail ?? ''))).toBe(true);
     expect(some).toBeLessThan(all);
+    // The frames to look up: every frame of the one note whose hash the other has, ascending, and few others (the
+    // filter's false positives).
+    const made = (hash: number[]): FrameSet => ({
+      clauses: [],
+      at: new Int32Array(0),
+      hash: Float64Array.from(hash),
+      clause: new Int32Array(hash.length),
+      pos: new Uint8Array(hash.length),
+      local: new Uint8Array(hash.length),
+      byHash: Int32Array.from(hash.map((_, f) => f).sort((f, g) => hash[f]! - hash[g]! || f - g)),
+    });
+    let tested = 0,
+      found = 0,
+      extra = 0;
+    const expectShared = (x: FrameSet, y: FrameSet): void => {
+      const hashes = new Set(y.hash);
+      const got = Array.from(framesSharedWith(x, y));
+      expect(got).toEqual([...got].sort((p, q) => p - q));
+      expect(new Set(got).size).toBe(got.length);
+      const expected = Array.from(x.hash, (h, f) => (hashes.has(h) ? f : -1)).filter((f) => f >= 0);
+      expect(got.filter((f) => hashes.has(x.hash[f]!))).toEqual(expected);
+      tested += x.hash.length;
+      found += expected.length;
+      extra += got.length - expected.length;
+    };
+    for (const x of notes) for (const y of notes) expectShared(x.frames, y.frames);
+    expect(found).toBeGreaterThan(1000);
+    // Two frames of one note with one hash (two frames whose 52-bit hashes collide): both are looked up.
+    expectShared(made([5, 3, 5, 9, 1]), made([7, 5, 1]));
+    expect(Array.from(framesSharedWith(made([5, 3, 5, 9, 1]), made([7, 5, 1])))).toEqual(
+      expect.arrayContaining([0, 2, 4]),
+    );
+    // Hashes as frames have them (52 bits): a thousand against ten thousand, fifty of them shared.
+    const r52 = (): number => Math.floor(r() * 2 ** 20) * 2 ** 32 + Math.floor(r() * 2 ** 32);
+    const big = Array.from({ length: 1000 }, r52);
+    const many = Array.from({ length: 10_000 }, (_, k) => (k % 200 === 7 ? big[k % 1000]! : r52()));
+    expectShared(made(many), made(big));
+    expectShared(made(big), made(many));
+    expect(found).toBeGreaterThan(1100);
+    // Few frames looked up in vain: ~0.4% of those tested.
+    expect(extra).toBeLessThan(tested * 0.01);
+    expect(without.filter((c) => c !== null).length).toBeGreaterThan(5);
+    // Frame conflicts among them ("jest vs vitest in …"): the look-ups pairSharedFrames narrows.
+    expect(without.some((c) => / vs .* in "/.test((c as { detail?: string } | null)?.detail ?? ''))).toBe(true);
   });
 });

@@ -174,22 +174,53 @@ describe('step 1 through the trie is bounded (NEAR_BUDGET)', () => {
   });
 });
 
+describe('step 1 reads only the places of stems near the target in length', () => {
+  it('reads as many places, and no more trie rows, however many longer stems share the trigrams of the target', () => {
+    let seed = 11;
+    const letter = (): string => 'abcdefghijklmnopqrstuvwxyz'[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 26]!;
+    const word = (n: number): string => Array.from({ length: n }, letter).join('');
+    const near = Array.from({ length: 50 }, () => `alpha-beta-gamma-${word(5)}`);
+    // One edit from a stem: step 1 answers it exactly.
+    const target = `${near[7]!.slice(0, -1)}${near[7]!.endsWith('z') ? 'y' : 'z'}`;
+    // 3,000 stems holding every trigram of the target, each 11 units longer than it: none within two edits.
+    const longer = Array.from({ length: 3000 }, () => `${target}-${word(10)}`);
+    const work = (stems: string[]): { got: string | null; places: number; rows: number } => {
+      const lookup = lookupOf(stems);
+      // The first targets asked go to the trie (a vault with a few broken links builds no places).
+      for (let i = 0; i < 20; i++) closest(`warm-${word(12)}`, lookup);
+      startCounting();
+      const got = closest(target, lookup);
+      const counted = stopCounting();
+      return { got, places: counted['resolve.nearPlaces'] ?? 0, rows: counted['resolve.trieRows'] ?? 0 };
+    };
+    const alone = work(near);
+    const crowded = work([...near, ...longer]);
+    expect(alone.got).toBe(closestBruteForce(target, near));
+    expect(crowded.got).toBe(closestBruteForce(target, [...near, ...longer]));
+    expect(alone.places).toBeGreaterThan(0);
+    expect(crowded.places).toBe(alone.places);
+    expect(crowded.rows).toBe(alone.rows);
+  });
+});
+
 describe('stemsOfPlaces (step 3 reads its postings from the trigram places)', () => {
   it('gives each stem holding the trigram once, ascending, however often the stem repeats it', () => {
     const stem = fc.array(fc.constantFrom('a', 'b', 'c', '語'), { minLength: 0, maxLength: 40 }).map((a) => a.join(''));
     fc.assert(
       fc.property(fc.array(stem, { minLength: 1, maxLength: 30 }), (stems) => {
-        // The places as the stem index makes them: per trigram, position * 1024 + offset, in stem then offset order.
-        const places = new Map<string, number[]>();
+        // The places as the stem index keeps them: per trigram, the stem of each occurrence, ordered by (stem length,
+        // offset, stem), so a stem's repeats are not next to each other.
+        const places = new Map<string, { i: number; q: number }[]>();
         stems.forEach((s, i) => {
           for (let q = 0; q + 3 <= s.length; q++) {
             const g = s.slice(q, q + 3);
-            (places.get(g) ?? places.set(g, []).get(g)!).push(i * 1024 + Math.min(q, 1023));
+            (places.get(g) ?? places.set(g, []).get(g)!).push({ i, q });
           }
         });
         for (const [g, list] of places) {
+          list.sort((a, b) => stems[a.i]!.length - stems[b.i]!.length || a.q - b.q || a.i - b.i);
           const want = stems.flatMap((s, i) => (s.includes(g) ? [i] : []));
-          expect([...stemsOfPlaces(Int32Array.from(list))], g).toEqual(want);
+          expect([...stemsOfPlaces(Int32Array.from(list, (p) => p.i))], g).toEqual(want);
         }
       }),
       { numRuns: propertyRuns(200) },

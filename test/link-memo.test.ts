@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshot, startCounting, stopCounting } from '../src/util/counters.js';
 import { linkResolver } from '../src/vault/link-memo.js';
-import { buildLookup, resolveLink, type NoteLookup } from '../src/vault/resolve.js';
+import { buildLookup, plainFolder, plainMention, resolveLink, type NoteLookup } from '../src/vault/resolve.js';
 
 const notes = [
   { path: 'a/b.md', stem: 'b', name: 'bee' },
@@ -81,7 +81,13 @@ describe('link resolution at load', () => {
             const link = { kind, target: kind === 'wikilink' ? t.replace(/\//g, '') || 'b' : t };
             expect(memo(from, link)).toEqual(resolveLink(from, link, lookup, ROOT, false));
             const dir = from.includes('/') ? `${from.slice(0, from.lastIndexOf('/'))}|${posix.dirname(from)}` : '';
-            seen.add(kind === 'wikilink' ? `w\0${link.target}` : `${dir}\0${kind}\0${link.target}`);
+            // A plain mention from a plain folder: resolved once from the root, and once from the folder only
+            // when `folder/target` is a file.
+            const plain = kind === 'mention' && plainFolder(from) !== null && plainMention(t);
+            if (plain) seen.add(`m\0${t}`);
+            const rel = `${plainFolder(from)}${t}`;
+            if (!plain || lookup.markdown.has(rel) || lookup.other.has(rel))
+              seen.add(kind === 'wikilink' ? `w\0${link.target}` : `${dir}\0${kind}\0${link.target}`);
           }
       expect(snapshot()['link.resolve']).toBe(seen.size);
     } finally {

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { distinctHits, isRuleOrIncident, residueIn, residueUnits } from '../src/rules/memory/session-residue.js';
+import { viewKept } from '../src/rules/security/normalize.js';
 import { unitsOf } from '../src/rules/memory/units.js';
 import { vaultFromText } from '../src/vault/from-text.js';
 import { propertyRuns } from './helpers/ci.js';
@@ -60,5 +61,34 @@ describe('memory/session-residue hints gated by the shared keyword pass', () => 
       }),
       { numRuns: propertyRuns(3000) },
     );
+  });
+});
+
+describe('the normalized views residueUnits reads', () => {
+  const vault = (): ReturnType<typeof vaultFromText> =>
+    vaultFromText(
+      '/v',
+      DEFAULT_CONFIG,
+      [
+        { path: 'a.md', text: '---\nname: a\ndescription: d\n---\nIn this session PID 4242 ran /tmp/x.log\n' },
+        { path: 'b.md', text: '---\nname: b\ndescription: d\n---\nplain words, é 語\n' },
+      ],
+      'claude',
+    );
+
+  it('stay on the files for check (its security rules read the same views)', () => {
+    const v = vault();
+    residueUnits(v.files.flatMap(unitsOf), { minHits: 1 });
+    expect(v.files.map(viewKept)).toEqual([true, true]);
+  });
+
+  it('are let go when asked (consolidate reads each once), with the same hits', () => {
+    const v = vault();
+    const w = vault();
+    const kept = residueUnits(v.files.flatMap(unitsOf), { minHits: 1 });
+    const dropped = residueUnits(w.files.flatMap(unitsOf), { minHits: 1 }, false);
+    expect(w.files.map(viewKept)).toEqual([false, false]);
+    expect(dropped.map((d) => [d.unit.label, d.hits])).toEqual(kept.map((d) => [d.unit.label, d.hits]));
+    expect(dropped).toHaveLength(1);
   });
 });

@@ -481,7 +481,14 @@ function lazySubjects(sentences: readonly ClaimSentenceInput[]): readonly (reado
 /** Port numbers: "port 8000", "porta 5050", "端口 9527", "8765 端口", "포트 3000". */
 const PORT =
   /(?:\b(?:port|porta|puerto)\s*[:=]?\s*|端口\s*[:：]?\s*|포트\s*)(\d{2,5})\b|\b(\d{2,5})\s*(?:端口|포트)/giu;
-export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims {
+/**
+ * `compact`: the frames' clauses are kept as their texts, their tokens read again (`claimWords`) where a frame is
+ * looked at (a hash two notes share, a conflict quoted): for the contradictions stage, which holds many notes' claims
+ * at once and looks at few of their frames (a clause's tokens were ~40 bytes per token, a third of what a note's
+ * claims held). Only for sentences whose clauses' tokens are their texts' words (`claimSentences`). The guard stores
+ * its claims (`v8.serialize` cannot write the lazy array): not compact.
+ */
+export function noteClaims(sentences: readonly ClaimSentenceInput[], compact = false): NoteClaims {
   const things = new Map<string, Stance>();
   const words = new Map<string, Stance>();
   const values = new Map<string, ValueClaim>();
@@ -504,7 +511,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
       const codes = hasCode ? Array.from(c.text.matchAll(CODE), (m) => m[1]!) : [];
       const hasDigit = /\d/.test(c.text);
       // Frames: not from clauses holding paths; a file name or an identifier is never a filler (templates: "The file `x.md` holds…").
-      if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i);
+      if (!isScoped && !neg && !c.text.includes('/')) frames.addClause(c.tokens, i, c.text);
       if (hasDigit) for (const m of c.text.matchAll(NUMBERS)) numbers.add(norm(m[0]));
       const rule = RULE.exec(c.text);
       if (rule && !isScoped) {
@@ -592,7 +599,7 @@ export function noteClaims(sentences: readonly ClaimSentenceInput[]): NoteClaims
         }
     }
   });
-  return { things, words, values, refusedValues, subject, numbers, frames: frames.done(), rules };
+  return { things, words, values, refusedValues, subject, numbers, frames: frames.done(compact), rules };
 }
 
 export interface ClaimConflict {
@@ -846,6 +853,8 @@ class FrameBuilder {
   /** The token hashes of the clause being added (14 tokens at most). */
   private readonly tokenHashes = new Uint32Array(14);
   private readonly clauses: (readonly string[])[] = [];
+  /** The text of each clause (its tokens are its words: `claimWords`). */
+  private readonly texts: string[] = [];
   private readonly at: number[] = [];
   private readonly hash: number[] = [];
   private readonly clause: number[] = [];
@@ -877,7 +886,7 @@ class FrameBuilder {
    * Each clause of 4–14 words, once per left-out content word: the rest is the frame, the word its filler.
    * Built once per note; comparing two notes is one look-up per frame of the smaller note.
    */
-  addClause(toks: readonly string[], at: number): void {
+  addClause(toks: readonly string[], at: number, text: string): void {
     const len = toks.length;
     if (len < 4 || len > 14) return;
     // `toks.some(isCjk)` and the count of content words (not stop words, not opening with a digit), in one pass
@@ -896,6 +905,7 @@ class FrameBuilder {
       if (f.length < 3 || STOPWORDS.has(f) || holdsDigitDotOrUnderscore(f)) continue;
       if (c < 0) {
         c = this.clauses.push(toks) - 1;
+        this.texts.push(text);
         this.at.push(at);
         for (let q = 0; q < len; q++) th[q] = tokenHash(toks[q]!);
       }
@@ -965,7 +975,8 @@ class FrameBuilder {
     this.last[at] = f;
   }
 
-  done(): FrameSet {
+  done(compact = false): FrameSet {
+    const texts = this.texts;
     const hash = Float64Array.from(this.hash);
     // Frame numbers by hash, then by number: the distinct hashes sorted natively, each one's frames in the order
     // made (the table keeps them so).
@@ -977,7 +988,7 @@ class FrameBuilder {
     let w = 0;
     for (const h of sorted) for (let f = this.first[this.slot(h)]!; f !== -1; f = this.next[f]!) byHash[w++] = f;
     return {
-      clauses: this.clauses,
+      clauses: compact ? lazyArray(texts.length, (i) => claimWords(texts[i]!)) : this.clauses,
       at: Int32Array.from(this.at),
       hash,
       clause: Int32Array.from(this.clause),
@@ -1025,114 +1036,69 @@ function frameConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): Cla
   return null;
 }
 
-/** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
 /**
- * Which frames of the smaller note of a pair to look up in the larger (`frames(small, large)`, in order): a frame
- * the other note has no frame with its hash cannot be the same frame in both. `sharedFrames(sets)` keeps, for each
- * note, the frames whose hash some other note of the set has; `sharedFrames(sets, pairs)`, for each pair to be
- * compared (indices into `sets`), the smaller note's frames whose hash the other note has: the frames some note of
- * the whole set shares grow with the set (more notes, more chance matches; a note in many pairs looked up the
- * frames of all its partners in each), those of one pair do not. Used by `claimConflict` for those pairs only.
+ * Which frames of the smaller note of a pair to look up in the larger (`frames(small, large)`, ascending; a look-up
+ * that finds no frame is wasted, never wrong): a frame whose hash the other note has no frame of cannot be the same
+ * frame in both. `pairSharedFrames` answers per pair from the larger note's filter of its frame hashes, so the
+ * contradictions stage holds a note's claims only while it has pairs left to compare (a table of every compared
+ * note's frames, made before any pair was compared, kept all of them alive: hard 100k ran out of heap).
  */
 export interface SharedFrames {
   frames(small: FrameSet, large: FrameSet): Int32Array;
 }
 
 const NONE = new Int32Array(0);
+const TWO_32 = 4294967296;
 
-export function sharedFrames(sets: readonly FrameSet[], pairs?: readonly (readonly [number, number])[]): SharedFrames {
-  let total = 0;
-  for (const x of sets) total += x.hash.length;
-  const all = new Float64Array(total);
-  let at = 0;
-  for (const x of sets) {
-    all.set(x.hash, at);
-    at += x.hash.length;
+/**
+ * A Bloom filter of a frame set's hashes: 32 bits per frame, two bits per hash (a hash not in the set passes with a
+ * chance of ~0.4%). Made on first use, kept as long as the frame set (4 bytes per frame; the set holds ~18 in typed
+ * arrays alone).
+ */
+const filters = new WeakMap<FrameSet, Uint32Array>();
+function filterOf(x: FrameSet): Uint32Array {
+  let bits = filters.get(x);
+  if (bits) return bits;
+  let words = 1;
+  while (words < x.hash.length) words *= 2;
+  bits = new Uint32Array(words);
+  const mask = words * 32 - 1;
+  for (let f = 0; f < x.hash.length; f++) {
+    const h = x.hash[f]!;
+    const lo = h >>> 0,
+      hi = (h / TWO_32) | 0;
+    const b1 = lo & mask,
+      b2 = Math.imul(hi ^ (lo >>> 16), 0x9e3779b1) & mask;
+    bits[b1 >>> 5]! |= 1 << (b1 & 31);
+    bits[b2 >>> 5]! |= 1 << (b2 & 31);
   }
-  all.sort();
-  // The hashes in `all` twice or more: in two notes, or twice in one (two frames of one note with one hash: kept
-  // too). Few: most frames are one note's own.
-  const many = new Set<number>();
-  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) many.add(all[i]!);
-  if (pairs) return pairFrames(sets, pairs, many);
-  const out = new Map<FrameSet, Int32Array>();
-  for (const x of sets) {
-    if (out.has(x)) continue;
-    const keep: number[] = [];
-    for (let f = 0; f < x.hash.length; f++) if (many.has(x.hash[f]!)) keep.push(f);
-    out.set(x, Int32Array.from(keep));
-  }
-  return { frames: (small) => out.get(small) ?? NONE };
+  filters.set(x, bits);
+  return bits;
 }
 
-/** sharedFrames with pairs: for each pair, the smaller set's frames whose hash (one of `many`) the other set has. */
-function pairFrames(
-  sets: readonly FrameSet[],
-  pairs: readonly (readonly [number, number])[],
-  many: ReadonlySet<number>,
-): SharedFrames {
-  // Which sets hold each shared hash (ascending, each once), and each set's partners.
-  const owners = new Map<number, number[]>();
-  sets.forEach((x, i) => {
-    for (let f = 0; f < x.hash.length; f++) {
-      const h = x.hash[f]!;
-      if (!many.has(h)) continue;
-      const o = owners.get(h);
-      if (!o) owners.set(h, [i]);
-      else if (o[o.length - 1] !== i) o.push(i);
-    }
-  });
-  const m = sets.length;
-  const partners: Set<number>[] = sets.map(() => new Set());
-  for (const [i, j] of pairs) {
-    partners[i]!.add(j);
-    partners[j]!.add(i);
+/**
+ * The frames of `small` whose hash may be among `large`'s, ascending: every frame whose hash `large` has, and a few
+ * (~0.4%) whose hash it has not (its filter's false positives: their look-up finds nothing). One test per frame of
+ * `small`; the larger note's filter is made once.
+ */
+export function framesSharedWith(small: FrameSet, large: FrameSet): Int32Array {
+  const bits = filterOf(large);
+  const mask = bits.length * 32 - 1;
+  const sh = small.hash;
+  count('claims.framePairSteps', sh.length);
+  let out: number[] | undefined;
+  for (let f = 0; f < sh.length; f++) {
+    const h = sh[f]!;
+    const lo = h >>> 0,
+      hi = (h / TWO_32) | 0;
+    const b1 = lo & mask,
+      b2 = Math.imul(hi ^ (lo >>> 16), 0x9e3779b1) & mask;
+    if ((bits[b1 >>> 5]! & (1 << (b1 & 31))) !== 0 && (bits[b2 >>> 5]! & (1 << (b2 & 31))) !== 0) (out ??= []).push(f);
   }
-  // (x, y) → the frames of x holding a hash of y, for x the smaller set of a pair (both ways when they are equal:
-  // frameConflict then takes the pair's first note, whichever order it is compared in).
-  const lists = new Map<number, number[]>();
-  const add = (x: number, y: number, h: number): void => {
-    const key = x * m + y;
-    let l = lists.get(key);
-    if (!l) lists.set(key, (l = []));
-    const s = sets[x]!;
-    for (let k = lowerBound(s, h); k < s.byHash.length && s.hash[s.byHash[k]!] === h; k++) l.push(s.byHash[k]!);
-  };
-  const note = (i: number, j: number, h: number): void => {
-    const ni = sets[i]!.hash.length,
-      nj = sets[j]!.hash.length;
-    if (ni <= nj) add(i, j, h);
-    if (nj <= ni) add(j, i, h);
-  };
-  let steps = 0;
-  for (const [h, o] of owners) {
-    if (o.length < 2) continue;
-    for (const i of o) {
-      const mine = partners[i]!;
-      // The shorter side is walked: the hash's other sets, or the set's partners (each looked up in the other).
-      steps += Math.min(o.length, mine.size);
-      if (o.length <= mine.size) {
-        for (const j of o) if (j > i && mine.has(j)) note(i, j, h);
-      } else for (const j of mine) if (j > i && sortedHas(o, j)) note(i, j, h);
-    }
-  }
-  count('claims.framePairSteps', steps);
-  const slot = new Map<FrameSet, number>();
-  sets.forEach((x, i) => slot.set(x, i));
-  const sorted = new Map<number, Int32Array>();
-  return {
-    frames(small, large) {
-      const key = slot.get(small)! * m + slot.get(large)!;
-      let out = sorted.get(key);
-      if (!out) {
-        const l = lists.get(key);
-        out = l ? Int32Array.from(l).sort() : NONE;
-        sorted.set(key, out);
-      }
-      return out;
-    },
-  };
+  return out ? Int32Array.from(out) : NONE;
 }
+
+export const pairSharedFrames: SharedFrames = { frames: framesSharedWith };
 
 /** The first place in x.byHash whose hash is not below h. */
 function lowerBound(x: FrameSet, h: number): number {
@@ -1146,17 +1112,7 @@ function lowerBound(x: FrameSet, h: number): number {
   return lo;
 }
 
-function sortedHas(list: readonly number[], v: number): boolean {
-  let lo = 0,
-    hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < list.length && list[lo] === v;
-}
-
+/** Conflicting claims of two notes: one key given disjoint values, or one thing used in one and only refused in the other. */
 export function claimConflict(a: NoteClaims, b: NoteClaims, shared?: SharedFrames): ClaimConflict | null {
   for (const [key, ea] of a.values) {
     const eb = b.values.get(key);

@@ -621,6 +621,23 @@ export interface FoundConflict {
   readonly b: Sentence;
 }
 
+/**
+ * A note's clauses for comparing it in many pairs while many other notes' are held too (the contradictions stage): its
+ * claims built at once, compact (`noteClaims`: frames keep their clauses' texts), and its sentences not kept but read
+ * again when a conflict quotes one (a sentence object per sentence was the largest part of what a view held).
+ */
+export function compactNoteClauses(
+  note: Pick<VaultFile, 'text' | 'bodyOffset' | 'codeRanges' | 'position'>,
+): NoteClauses {
+  const claims = noteClaims(claimSentences(sentences(note).map((s) => s.text)), true);
+  return {
+    get sentences() {
+      return sentences(note).map((s) => ({ s }));
+    },
+    claims,
+  };
+}
+
 /** The note's claims, built on first use and kept on the view (guard caches them: src/guard/claims-cache.ts). */
 export function claimsOf(n: NoteClauses): NoteClaims {
   n.claims ??= noteClaims(claimSentences(n.sentences.map(({ s }) => s.text)));

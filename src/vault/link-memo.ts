@@ -6,7 +6,7 @@
  * also tries the vault root and the stem): the key holds both.
  */
 import { posix } from 'node:path';
-import { resolveLink, type NoteLookup, type Resolved } from './resolve.js';
+import { plainFolder, plainMention, resolveLink, type NoteLookup, type Resolved } from './resolve.js';
 import type { ScannedLink } from './scan.js';
 import { count } from '../util/counters.js';
 
@@ -19,10 +19,36 @@ export function linkResolver(lookup: NoteLookup, vaultRoot: string): LinkResolve
   const byFolder = new Map<string, Map<string, Map<string, Resolved>>>();
   let lastPath: string | null = null;
   let folder: Map<string, Map<string, Resolved>> | null = null;
+  // A plain mention (`plainMention`) from a plain folder resolves as from the root unless `folder/target` is a file:
+  // its answer is kept once per target (most mentions name a note in another folder: one answer for all folders).
+  const mentions = new Map<string, Resolved | false>();
+  let dirOf: string | null = null;
+  let dir: string | null = null;
+  const fromRoot = (link: Pick<ScannedLink, 'kind' | 'target'>): Resolved => {
+    count('link.resolve');
+    return resolveLink('', link, lookup, vaultRoot, false);
+  };
   return (fromPath, link) => {
     let memo: Map<string, Resolved>;
     if (link.kind === 'wikilink') memo = byTarget;
     else {
+      if (link.kind === 'mention') {
+        if (fromPath !== dirOf) {
+          dir = plainFolder(fromPath);
+          dirOf = fromPath;
+        }
+        if (dir !== null) {
+          let free = mentions.get(link.target);
+          if (free === undefined) {
+            free = plainMention(link.target) && fromRoot(link);
+            mentions.set(link.target, free);
+          }
+          if (free !== false) {
+            const rel = dir + link.target;
+            if (!lookup.markdown.has(rel) && !lookup.other.has(rel)) return free;
+          }
+        }
+      }
       if (fromPath !== lastPath || folder === null) {
         const key = folderKey(fromPath);
         folder = byFolder.get(key) ?? null;

@@ -119,6 +119,28 @@ function safeDecode(s: string): string {
 
 const isExternal = (raw: string): boolean =>
   raw === '' || raw.startsWith('#') || SCHEME.test(raw) || raw.startsWith('//');
+/**
+ * A mention target `resolveLink` reads as written: trimmed, no scheme, query, fragment, %-escape or leading `~`, and
+ * a simple relative path (`isSimple`). From a file of a `plainFolder`, a mention of it then resolves to
+ * `folder/target` when that is a file, and otherwise exactly as from the vault root (the folder changes nothing
+ * else: the relative path's unresolved answer depends only on the target's extension).
+ */
+export const plainMention = (target: string): boolean =>
+  target.length === target.trim().length &&
+  !isExternal(target) &&
+  !target.startsWith('~') &&
+  !target.includes('?') &&
+  !target.includes('#') &&
+  !target.includes('%') &&
+  isSimple(target);
+/** What `resolvePath` prefixes to a plain relative target from `fromPath`: '' at the root, `folder/` for a simple folder; else null. */
+export function plainFolder(fromPath: string): string | null {
+  const slash = fromPath.lastIndexOf('/');
+  if (slash < 0) return '';
+  const folder = fromPath.slice(0, slash);
+  return isSimple(folder) ? `${folder}/` : null;
+}
+
 /** A trimmed path target without its query or fragment, %-escapes decoded. */
 function cleanPath(raw: string): string {
   // Most targets have no query, fragment or escape: skip the replace and the decode for them.
@@ -320,6 +342,25 @@ export function closestBruteForce(target: string, stems: Iterable<string>): stri
 
 const indexes = new WeakMap<NoteLookup, StemIndex>();
 
+/** A stem index's trigram places (see `StemIndex.places`). */
+interface PlaceIndex {
+  /** Per UTF-16 unit: its id among the units the stems hold, 1… in code-unit order; 0 for any other. */
+  readonly unitIds: Int32Array;
+  /** The number of unit ids + 1: a trigram's number is (a * base + b) * base + c. */
+  readonly base: number;
+  /** Trigram number → dense id (ids in the order of the numbers). */
+  readonly gramIds: Map<number, number>;
+  readonly starts: Int32Array;
+  readonly placeStem: Int32Array;
+  readonly placeKey: Int32Array;
+  /** Per gram: its shortest stem length, and where its places of each length start (`firstOfLength`). */
+  readonly minLen: Int32Array;
+  readonly lenStart: Int32Array;
+  readonly byLength: Int32Array;
+  /** Per dense id: step 3's postings, made on first read (`targetPostings`). */
+  readonly postings: (Int32Array | undefined)[];
+}
+
 /**
  * The folded stems sorted, searched as a trie without building one: a node is the range of sorted
  * stems sharing a prefix, its children found by binary search. A node carries its Levenshtein row
@@ -390,34 +431,152 @@ class StemIndex {
     return this.keys64.subarray(0, n);
   }
 
+  private bounds: Int32Array = new Int32Array(128);
+  /** A scratch array of `2n` slice bounds (valid until the next call). */
+  private slices(n: number): Int32Array {
+    if (this.bounds.length < 2 * n) this.bounds = new Int32Array(Math.max(2 * n, this.bounds.length * 2));
+    return this.bounds;
+  }
+
   /** Distinct targets asked so far (`nearByGrams` builds the trigram postings only past `GRAMS_AFTER`). */
   private asked = 0;
 
-  /** Per trigram: (position in `sorted`) * 1024 + (where in that stem it starts, at most 1023); built on first use. */
-  private places: Map<number, Int32Array> | null = null;
+  /**
+   * The trigram places of every stem, built on first use (`placeIndex`): a trigram is a number made of its three
+   * units' ids (`unitIds`, given in code-unit order, so grams compare as their strings do), `gramIds` gives its dense
+   * id `g`, and its places are `placeStem[starts[g] … starts[g + 1])` (the stem's position in `sorted`) with, at the
+   * same index, `placeKey` = stem length (at most `LEN_CAP`) * 1024 + where in the stem it starts (at most 1023);
+   * ordered by (length, offset, position): the stems of one length at nearby offsets are one slice (`nearByGrams`
+   * reads only the lengths within `k` of the target's).
+   */
+  private places: PlaceIndex | null = null;
+  /** Per position in `sorted`: the stem's length. */
+  private lens: Int32Array = new Int32Array(0);
   /** Per position in `sorted`: the last target occurrence counted for it (`nearByGrams`). */
   private lastOcc: Int32Array = new Int32Array(0);
   private occId = 0;
 
-  private placeIndex(): Map<number, Int32Array> {
+  private placeIndex(): PlaceIndex {
     if (this.places) return this.places;
-    const lists = new Map<number, number[]>();
     const { sorted } = this;
-    for (let i = 0; i < sorted.length; i++) {
+    const n = sorted.length;
+    const lens = new Int32Array(n);
+    const capped = new Int32Array(n);
+    const seen = new Uint8Array(65536);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const s = sorted[i]!;
+      lens[i] = s.length;
+      capped[i] = Math.min(s.length, LEN_CAP);
+      if (s.length >= 3) total += s.length - 2;
+      for (let q = 0; q < s.length; q++) seen[s.charCodeAt(q)] = 1;
+    }
+    const unitIds = new Int32Array(65536);
+    let units = 0;
+    for (let u = 0; u < 65536; u++) if (seen[u]) unitIds[u] = ++units;
+    const base = units + 1;
+    // Every stem's places in stem then offset order: their grams (ids in order of appearance first).
+    const gramIds = new Map<number, number>();
+    const gramOfPlace = new Int32Array(total);
+    const numbers: number[] = [];
+    const firstPlace = new Int32Array(n + 1);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      firstPlace[i] = at;
       const s = sorted[i]!;
       for (let q = 0; q + 3 <= s.length; q++) {
-        const g = s.charCodeAt(q) * 4294967296 + s.charCodeAt(q + 1) * 65536 + s.charCodeAt(q + 2);
-        const e = i * 1024 + (q < 1023 ? q : 1023);
-        const list = lists.get(g);
-        if (list) list.push(e);
-        else lists.set(g, [e]);
+        const key =
+          (unitIds[s.charCodeAt(q)]! * base + unitIds[s.charCodeAt(q + 1)]!) * base + unitIds[s.charCodeAt(q + 2)]!;
+        let g = gramIds.get(key);
+        if (g === undefined) {
+          gramIds.set(key, (g = numbers.length));
+          numbers.push(key);
+        }
+        gramOfPlace[at++] = g;
       }
     }
-    this.places = new Map();
-    for (const [g, list] of lists) this.places.set(g, Int32Array.from(list));
-    this.lastOcc = new Int32Array(sorted.length);
+    firstPlace[n] = at;
+    // Dense ids renumbered in the grams' order (their numbers, as their strings compare): step 3 reads a target's
+    // grams in that order by sorting their ids.
+    const grams = numbers.length;
+    const byNumber = Float64Array.from(numbers).sort();
+    const renumber = new Int32Array(grams);
+    for (let g = 0; g < grams; g++) gramIds.set(byNumber[g]!, g);
+    for (let g = 0; g < grams; g++) renumber[g] = gramIds.get(numbers[g]!)!;
+    const starts = new Int32Array(grams + 1);
+    for (let c = 0; c < total; c++) starts[(gramOfPlace[c] = renumber[gramOfPlace[c]!]!) + 1]!++;
+    for (let g = 0; g < grams; g++) starts[g + 1]! += starts[g]!;
+    const fill = starts.slice(0, grams);
+    const placeStem = new Int32Array(total);
+    const placeKey = new Int32Array(total);
+    // The stems by (length, position), then offset by offset over each length's stems: every gram's places come out
+    // in (length, offset, position) order without a sort.
+    const byLen = Int32Array.from({ length: n }, (_, i) => i).sort((x, y) => capped[x]! - capped[y]! || x - y);
+    for (let from = 0; from < n;) {
+      const len = capped[byLen[from]!]!;
+      let to = from + 1,
+        longest = lens[byLen[from]!]!;
+      while (to < n && capped[byLen[to]!] === len) longest = Math.max(longest, lens[byLen[to++]!]!);
+      for (let q = 0; q + 3 <= longest; q++) {
+        const key = len * 1024 + (q < 1023 ? q : 1023);
+        for (let c = from; c < to; c++) {
+          const i = byLen[c]!;
+          if (firstPlace[i]! + q >= firstPlace[i + 1]!) continue; // this stem is shorter
+          const slot = fill[gramOfPlace[firstPlace[i]! + q]!]!++;
+          placeStem[slot] = i;
+          placeKey[slot] = key;
+        }
+      }
+      from = to;
+    }
+    // Per gram, where each stem length's places start: lengths minLen[g] … (the longest) + 1, from lenStart[g] on.
+    const minLen = new Int32Array(grams);
+    const lenStart = new Int32Array(grams + 1);
+    for (let g = 0; g < grams; g++) {
+      minLen[g] = placeKey[starts[g]!]! >> 10;
+      lenStart[g + 1] = lenStart[g]! + (placeKey[starts[g + 1]! - 1]! >> 10) - minLen[g]! + 2;
+    }
+    const byLength = new Int32Array(lenStart[grams]!);
+    for (let g = 0; g < grams; g++) {
+      let c = starts[g]!;
+      for (let d = lenStart[g]!, len = minLen[g]!; d < lenStart[g + 1]!; d++, len++) {
+        while (c < starts[g + 1]! && placeKey[c]! >> 10 < len) c++;
+        byLength[d] = c;
+      }
+    }
+    this.places = {
+      unitIds,
+      base,
+      gramIds,
+      starts,
+      placeStem,
+      placeKey,
+      minLen,
+      lenStart,
+      byLength,
+      postings: new Array(grams),
+    };
+    this.lens = lens;
+    this.lastOcc = new Int32Array(n);
     this.scratch();
     return this.places;
+  }
+
+  /** The dense id of the trigram of `t` at `p` (see `places`), or -1 when no stem holds it. */
+  private gramAt(index: PlaceIndex, t: string, p: number): number {
+    const { unitIds, base } = index;
+    const a = unitIds[t.charCodeAt(p)]!,
+      b = unitIds[t.charCodeAt(p + 1)]!,
+      c = unitIds[t.charCodeAt(p + 2)]!;
+    return a === 0 || b === 0 || c === 0 ? -1 : (index.gramIds.get((a * base + b) * base + c) ?? -1);
+  }
+
+  /** The first of gram `g`'s places whose stem is `len` long or longer (see `places`). */
+  private static firstOfLength(index: PlaceIndex, g: number, len: number): number {
+    const d = len - index.minLen[g]!;
+    if (d <= 0) return index.starts[g]!;
+    const at = index.lenStart[g]! + d;
+    return at < index.lenStart[g + 1]! ? index.byLength[at]! : index.starts[g + 1]!;
   }
 
   /**
@@ -432,25 +591,35 @@ class StemIndex {
    */
   private nearByGrams(t: string, k: number): number {
     const m = t.length;
-    if (m < 3 * k + 3 || m > 1000 || this.sorted.length >= PLACED_STEMS || ++this.asked <= GRAMS_AFTER) return CUT;
+    if (m < 3 * k + 3 || m > 1000 || ++this.asked <= GRAMS_AFTER) return CUT;
     const index = this.placeIndex();
+    const { placeStem, placeKey } = index;
     const n = m - 2;
-    const lists: Int32Array[] = new Array(n);
-    // The places rarest first, ties in place order: sorted as numbers (length * 1024 + place; n < 1024), the
-    // order a stable sort by length gives.
+    const bounds = this.slices(n);
+    // Of each occurrence's places only the slice of stems of lengths m - k … m + k is read: a stem within `k` edits
+    // is that long.
+    // The slices smallest first, ties in place order: sorted as numbers (size * 1024 + place; n < 1024), the
+    // order a stable sort by size gives.
     const order = this.sortKeys(n);
     for (let p = 0; p < n; p++) {
-      const list = index.get(t.charCodeAt(p) * 4294967296 + t.charCodeAt(p + 1) * 65536 + t.charCodeAt(p + 2)) ?? EMPTY;
-      lists[p] = list;
-      order[p] = list.length * 1024 + p;
+      const g = this.gramAt(index, t, p);
+      let lo = 0,
+        hi = 0;
+      if (g >= 0) {
+        lo = StemIndex.firstOfLength(index, g, m - k);
+        hi = StemIndex.firstOfLength(index, g, m + k + 1);
+      }
+      bounds[2 * p] = lo;
+      bounds[2 * p + 1] = hi;
+      order[p] = (hi - lo) * 1024 + p;
     }
     order.sort();
     let taken = 0,
       places = 0;
     for (; taken < n; taken++) {
-      const len = lists[order[taken]! % 1024]!.length;
-      if (taken > 3 * k && places + len > NEAR_PLACES_SOFT) break;
-      places += len;
+      const size = Math.floor(order[taken]! / 1024);
+      if (taken > 3 * k && places + size > NEAR_PLACES_SOFT) break;
+      places += size;
     }
     if (places > NEAR_PLACES) return CUT;
     count('resolve.nearPlaces', places);
@@ -459,13 +628,12 @@ class StemIndex {
     let nTouched = 0;
     for (let o = 0; o < taken; o++) {
       const p = order[o]! % 1024,
-        list = lists[p]!,
+        hi = bounds[2 * p + 1]!,
         id = ++this.occId;
-      for (let c = 0; c < list.length; c++) {
-        const e = list[c]!,
-          q = e & 1023;
+      for (let c = bounds[2 * p]!; c < hi; c++) {
+        const q = placeKey[c]! & 1023;
         if (q > p + k || q < p - k) continue;
-        const i = e >> 10;
+        const i = placeStem[c]!;
         if (lastOcc[i] === id) continue; // this occurrence already counted for this stem
         lastOcc[i] = id;
         if (shared[i] === 0) touched[nTouched++] = i;
@@ -655,8 +823,6 @@ class StemIndex {
   /** Where the last cut search stopped: every stem nearer than `cutKey` is ruled out; `cutBest` the best ending at `cutKey` seen, or -1. */
   private cutKey = 0;
   private cutBest = -1;
-  /** Trigram postings read so far: gram → positions in `sorted` (each made from the gram's places on first read, see `postings`). */
-  private readonly grams = new Map<number, Int32Array>();
   /** Per stem of fewer than three units (it has no trigram place): its one gram (see `distinctGrams`) → positions in `sorted`. */
   private shortGrams: Map<number, number[]> | null = null;
   /** Per position in `sorted`: trigrams shared with the current target (zero between searches). */
@@ -676,43 +842,48 @@ class StemIndex {
   }
 
   /**
-   * The positions in `sorted` of the stems holding gram `g`, ascending, each once: for a trigram, its places (in
-   * stem order, see `placeIndex`) with the repeats of a stem dropped; for a short stem's one gram, the stems that
-   * are that short string. Made on first read and kept (step 3 reads the grams of the targets it is given, not all).
+   * The postings step 3 reads for a target: per distinct gram of `t` that some stem holds, in the gram's order (its
+   * units' code-unit order), the positions in `sorted` of the stems holding it, ascending, each once. A trigram's
+   * postings are its places' stems (`stemsOfPlaces`), made on first read and kept (step 3 reads the grams of the
+   * targets it is given, not all); a target of fewer than three units has one gram, the short stems that are it.
    */
-  private postings(g: number): Int32Array | undefined {
-    const known = this.grams.get(g);
-    if (known !== undefined || this.sorted.length >= PLACED_STEMS) return known;
-    let list: Int32Array | undefined;
-    if (g < 0) {
-      const short = this.shortGrams!.get(g);
-      list = short && Int32Array.from(short);
-    } else {
-      const places = this.placeIndex().get(g);
-      if (places === undefined) return undefined;
-      list = stemsOfPlaces(places);
+  private targetPostings(t: string): Int32Array[] {
+    const out: Int32Array[] = [];
+    if (t.length < 3) {
+      const g = distinctGrams(t)[0]!;
+      let list = this.shortPostings.get(g);
+      if (list === undefined) {
+        const short = this.shortGrams!.get(g);
+        if (short === undefined) return out;
+        this.shortPostings.set(g, (list = Int32Array.from(short)));
+      }
+      out.push(list);
+      return out;
     }
-    if (list) this.grams.set(g, list);
-    return list;
+    const index = this.placeIndex();
+    const n = t.length - 2;
+    const ids = this.sortKeys(n);
+    let known = 0;
+    for (let p = 0; p < n; p++) {
+      const g = this.gramAt(index, t, p);
+      if (g >= 0) ids[known++] = g;
+    }
+    // Dense ids are in the grams' order (see `placeIndex`).
+    const sortedIds = ids.subarray(0, known).sort();
+    for (let c = 0; c < known; c++) {
+      if (c > 0 && sortedIds[c] === sortedIds[c - 1]) continue;
+      const g = sortedIds[c]!;
+      out.push((index.postings[g] ??= stemsOfPlaces(index.placeStem.subarray(index.starts[g]!, index.starts[g + 1]!))));
+    }
+    return out;
   }
+  private readonly shortPostings = new Map<number, Int32Array>();
 
   /** What step 3 needs besides the postings: the short stems' grams, `posByRank` and the scratch arrays (made once). */
   private gramReady(): void {
     if (this.shortGrams) return;
     const shortGrams = new Map<number, number[]>();
     const { sorted } = this;
-    if (sorted.length >= PLACED_STEMS) {
-      // Too many stems for a place (position * 1024 + offset) to fit 32 bits: every gram's postings at once.
-      const lists = new Map<number, number[]>();
-      sorted.forEach((s, i) => {
-        for (const g of distinctGrams(s)) {
-          const list = lists.get(g);
-          if (list) list.push(i);
-          else lists.set(g, [i]);
-        }
-      });
-      for (const [g, list] of lists) this.grams.set(g, Int32Array.from(list));
-    }
     for (let i = 0; i < sorted.length; i++) {
       if (sorted[i]!.length >= 3) continue;
       const g = distinctGrams(sorted[i]!)[0]!;
@@ -722,7 +893,7 @@ class StemIndex {
     }
     this.shortGrams = shortGrams;
     const n = sorted.length;
-    this.scratch();
+    this.placeIndex();
     this.posByRank = new Int32Array(n);
     for (let i = 0; i < n; i++) this.posByRank[this.rank[i]!] = i;
   }
@@ -739,16 +910,13 @@ class StemIndex {
     this.gramReady();
     const max = maxDistance(t);
     const found: Int32Array[] = [];
-    for (const g of distinctGrams(t)) {
-      const list = this.postings(g);
-      if (list !== undefined && list.length <= GRAM_POSTING_CAP) found.push(list);
-    }
+    for (const list of this.targetPostings(t)) if (list.length <= GRAM_POSTING_CAP) found.push(list);
     // Shortest first, ties in gram order: sorted as numbers (length * count + place), as a stable sort by length.
     const nFound = found.length;
     const order = this.sortKeys(nFound);
     for (let g = 0; g < nFound; g++) order[g] = found[g]!.length * nFound + g;
     order.sort();
-    const { shared, touched, sorted, rank } = this;
+    const { shared, touched, sorted, rank, lens } = this;
     let nTouched = 0;
     let read = 0;
     for (let o = 0; o < nFound; o++) {
@@ -769,7 +937,7 @@ class StemIndex {
     let nKeys = 0;
     for (let k = 0; k < nTouched; k++) {
       const i = touched[k]!;
-      if (Math.abs(sorted[i]!.length - m) <= max) {
+      if (Math.abs(lens[i]! - m) <= max) {
         const key = shared[i]! * 4294967296 - rank[i]!;
         if (nKeys < GRAM_CANDIDATES) {
           let at = nKeys++;
@@ -801,32 +969,30 @@ class StemIndex {
 
 /** `search` gave up within its budget. */
 const CUT = -2;
-const EMPTY = new Int32Array(0);
 /** Distinct targets answered by the trie alone before the trigram postings are built for step 1 (a vault with a few broken links does not pay for them). */
 const GRAMS_AFTER = 16;
 /**
  * Trigram places step 1 reads at most; past it, the trie (so the work per target stays bounded). With
  * `NEAR_MEASURED`, measured on the hard shape at 10k (session 18, instruction counts): 2000 and 64 sent 3,238 of
  * 16,181 targets to the trie (~270 rows each); 4000 and 256 send 980, for ~7% fewer instructions in did-you-mean;
- * more of either costs more than the trie saves (8000 places, or 512 measured).
+ * more of either costs more than the trie saves (8000 places, or 512 measured). Session 19 (places read only for the
+ * stem lengths within `k`): 20,000 and 2,000 sent almost no target to the trie but cost 1% more instructions at hard
+ * 30k than these (the many stems measured instead), and changed 7 answers there (the trie past `NEAR_BUDGET`): kept.
  */
 const NEAR_PLACES = 4000;
 /** Places step 1 reads beyond the `3k + 1` occurrences it needs, to measure fewer stems. */
 const NEAR_PLACES_SOFT = 300;
-/** Stems a trigram place (position * 1024 + offset, an Int32Array entry) can number: past it no place index is made. */
-const PLACED_STEMS = 1 << 21;
+/** Stem lengths `placeIndex` tells apart (longer ones count as this long: step 1 takes targets of 1,000 units at most). */
+const LEN_CAP = 1023;
 /** Stems step 1 measures at most; when more pass its filter, the trie. */
 const NEAR_MEASURED = 256;
 
-/** The stems of a trigram's places (position * 1024 + offset, in stem order: `placeIndex`), each once, ascending. */
+/** The stems of a trigram's places (their positions in `sorted`, in any order: `placeIndex`), each once, ascending. */
 export function stemsOfPlaces(places: Int32Array): Int32Array {
+  const stems = places.slice().sort();
   let n = 0;
-  for (let c = 0; c < places.length; c++) if (c === 0 || places[c]! >> 10 !== places[c - 1]! >> 10) n++;
-  const out = new Int32Array(n);
-  n = 0;
-  for (let c = 0; c < places.length; c++)
-    if (c === 0 || places[c]! >> 10 !== places[c - 1]! >> 10) out[n++] = places[c]! >> 10;
-  return out;
+  for (let c = 0; c < stems.length; c++) if (c === 0 || stems[c] !== stems[c - 1]) stems[n++] = stems[c]!;
+  return stems.slice(0, n);
 }
 
 /** Every trigram occurrence of a folded target of three units or more, as numbers (see `distinctGrams`), sorted. */

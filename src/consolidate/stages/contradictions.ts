@@ -1,5 +1,5 @@
-import { sharedFrames } from '../../similarity/claims.js';
-import { claimsOf, newConflictStats, noteClauses, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
+import { pairSharedFrames } from '../../similarity/claims.js';
+import { compactNoteClauses, newConflictStats, noteConflicts, type NoteClauses } from '../../similarity/conflict.js';
 import { visitRareTerms } from '../../similarity/features.js';
 import { defineStage, type ItemDraft, type StageContext } from '../stage.js';
 
@@ -30,7 +30,7 @@ export default defineStage({
     const viewsOf = (i: number): NoteClauses => {
       let v = views.get(i);
       if (!v) {
-        v = noteClauses(ctx.features[i]!.note);
+        v = compactNoteClauses(ctx.features[i]!.note);
         views.set(i, v);
       }
       return v;
@@ -44,20 +44,19 @@ export default defineStage({
     const pairs = Array.from(Float64Array.from(candidates).sort()).filter(
       (key) => !dated[Math.floor(key / n)] && !dated[key % n],
     );
-    // Every compared note's claims first (once per note), then which of their frames another note shares.
-    const compared = new Set<number>();
-    for (const key of pairs) compared.add(Math.floor(key / n)).add(key % n);
-    const order = [...compared].sort((x, y) => x - y);
-    const slot = new Map(order.map((i, k) => [i, k]));
-    // Each note's frames that one of its partners has too (not any compared note: those grow with the vault).
-    const shared = sharedFrames(
-      order.map((i) => claimsOf(viewsOf(i)).frames),
-      pairs.map((key) => [slot.get(Math.floor(key / n))!, slot.get(key % n)!] as const),
-    );
-    for (const key of pairs) {
+    // A note's view (its sentences and claims) is made at its first pair and dropped after its last: the pairs are
+    // compared in order, and the frames two notes share are found per pair (pairSharedFrames), so no table of every
+    // compared note's claims is needed (they were all held to the stage's end: hard 100k ran out of heap here).
+    const lastPair = new Map<number, number>();
+    pairs.forEach((key, p) => lastPair.set(Math.floor(key / n), p).set(key % n, p));
+    for (let p = 0; p < pairs.length; p++) {
+      const key = pairs[p]!;
       const a = Math.floor(key / n),
         b = key % n;
-      const found = noteConflicts(viewsOf(a), viewsOf(b), 3, stats, shared).map((f) => ({
+      const conflicts = noteConflicts(viewsOf(a), viewsOf(b), 3, stats, pairSharedFrames);
+      if (lastPair.get(a) === p) views.delete(a);
+      if (lastPair.get(b) === p) views.delete(b);
+      const found = conflicts.map((f) => ({
         kind: f.conflict.kind,
         detail: f.conflict.detail,
         a: { line: f.a.line, text: f.a.text },

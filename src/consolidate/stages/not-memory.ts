@@ -64,7 +64,8 @@ export default defineStage({
     }
     const residueOpts = optionsOf(vault, residueRule);
     if (residueOpts) {
-      for (const { unit, hits } of residueUnits(units, residueOpts)) {
+      // Each file's normalized view is read once here: not kept on the file (the memo is check's, for its rules).
+      for (const { unit, hits } of residueUnits(units, residueOpts, false)) {
         const d = distinctHits(hits);
         add(unit, {
           rule: residueRule.id,

@@ -62,8 +62,9 @@ interface MayHold {
   readonly phrase: boolean;
 }
 
-function hintsIn(file: VaultFile): MayHold {
-  const view = normalizeForMatching(file.text, file);
+/** `keep`: the view stays memoized on the file for the security rules' pass (check); else it is made and let go. */
+function hintsIn(file: VaultFile, keep: boolean): MayHold {
+  const view = normalizeForMatching(file.text, keep ? file : undefined);
   const may = runnable(HINTS, view.text, view);
   return { temp: may.some((r) => r.pattern === TEMP_KEYS), phrase: may.some((r) => r.pattern === PHRASE_KEYS) };
 }
@@ -124,7 +125,11 @@ export function distinctHits(hits: readonly Residue[]): Residue[] {
 /** Context files (CLAUDE.md, AGENTS.md, SOUL.md) kept beside the notes are instructions, not memory. */
 export const CONTEXT_FILE_NAMES = /(?:^|\/)(?:CLAUDE|AGENTS|SOUL|GEMINI)\.md$/i;
 
-export function residueUnits(units: readonly Unit[], o: Options): { unit: Unit; hits: Residue[] }[] {
+/**
+ * `keepViews` false (consolidate's not-memory stage, which reads each file's view once): the normalized views are
+ * not kept on the files (at hard 100k they held ~555 MB until the process ended).
+ */
+export function residueUnits(units: readonly Unit[], o: Options, keepViews = true): { unit: Unit; hits: Residue[] }[] {
   const out: { unit: Unit; hits: Residue[] }[] = [];
   let file: VaultFile | null = null;
   let may = EVERY;
@@ -132,7 +137,7 @@ export function residueUnits(units: readonly Unit[], o: Options): { unit: Unit; 
     if (CONTEXT_FILE_NAMES.test(unit.file.path)) continue;
     if (unit.file !== file) {
       file = unit.file;
-      may = hintsIn(file);
+      may = hintsIn(file, keepViews);
     }
     const hits = residueIn(unit, may);
     if (distinctHits(hits).length < o.minHits || isRuleOrIncident(unit)) continue;

@@ -34,6 +34,8 @@ export interface NormalizedText {
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 const cache = new WeakMap<object, NormalizedText>();
+/** Whether a view is memoized on `key` (tests: consolidate's not-memory stage must not keep every file's view). */
+export const viewKept = (key: object): boolean => cache.has(key);
 
 /** Runs of non-ASCII units whose fold is themselves (see `stableRun`), and those whose is not. */
 const runIsStable = new Map<string, boolean>();
