@@ -19,7 +19,7 @@ import vm from 'node:vm';
 const enc = new TextEncoder();
 const eligible = (b: Uint8Array): boolean => {
   const d = decodeBytes(b);
-  return d.problem === null && !d.bom && !b.includes(0) && b.length <= DECODE_GROUP >> 2;
+  return d.problem === null && !d.bom && !b.includes(0) && !b.includes(1) && b.length <= DECODE_GROUP >> 2;
 };
 
 describe('decodeMany', () => {
@@ -28,6 +28,7 @@ describe('decodeMany', () => {
     fc.constantFrom(
       new Uint8Array([0xef, 0xbb, 0xbf]), // a BOM
       new Uint8Array([0]), // a NUL
+      new Uint8Array([1]), // the separator
       new Uint8Array([0xff]), // invalid
       new Uint8Array([0xe8, 0xaa]), // a cut sequence
       new Uint8Array([0xed, 0xa0, 0x80]), // a surrogate
@@ -38,7 +39,7 @@ describe('decodeMany', () => {
     .array(piece, { maxLength: 30 })
     .map((ps) => Buffer.concat(ps.map((p) => (typeof p === 'string' ? enc.encode(p) : p))));
 
-  it('gives decodeBytes’ text for every file without a problem, BOM or NUL, and nothing for the others', () => {
+  it('gives decodeBytes’ text for every file without a problem, BOM, NUL or U+0001, and nothing for the others', () => {
     fc.assert(
       fc.property(fc.array(file, { maxLength: 40 }), (files) => {
         const texts = decodeMany(files);
