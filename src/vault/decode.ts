@@ -164,8 +164,8 @@ export interface Position {
   readonly column: number;
 }
 
-/** 1-based line and column (UTF-16 code units, SARIF's default) of a text offset. */
-export function positionAt(lineStarts: readonly number[], offset: number): Position {
+/** The 0-based line holding a text offset: the last line start at or before it (binary search). */
+export function lineIndexAt(lineStarts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -173,5 +173,11 @@ export function positionAt(lineStarts: readonly number[], offset: number): Posit
     if (lineStarts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
+  return lo;
+}
+
+/** 1-based line and column (UTF-16 code units, SARIF's default) of a text offset. */
+export function positionAt(lineStarts: readonly number[], offset: number): Position {
+  const lo = lineIndexAt(lineStarts, offset);
   return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
 }

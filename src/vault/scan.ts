@@ -26,7 +26,7 @@ export interface ScanResult {
 }
 
 import { count } from '../util/counters.js';
-import { computeLineStarts } from './decode.js';
+import { computeLineStarts, lineIndexAt } from './decode.js';
 
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const HTML_BLOCK_TAG =
@@ -108,14 +108,7 @@ const leadOf = (s: Lines, i: number): number => {
 /** The scan's lines from `from` on, given the text's line starts (or made here). */
 function linesOf(text: string, from: number, given?: readonly number[]): Lines {
   let starts = given ?? computeLineStarts(text);
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= from) lo = mid;
-    else hi = mid - 1;
-  }
-  let base = lo;
+  let base = lineIndexAt(starts, from);
   // `from` inside a line (never for a file's body offset): its rest is the scan's first line.
   if (starts[base] !== from) {
     starts = [from, ...starts.slice(base + 1)];
