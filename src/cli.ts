@@ -80,7 +80,7 @@ void main({
   stdinIsTTY: isTerminal(0),
   ask,
   key,
-  isolate: (argv) => runIsolated(argv, process.env, stderr),
+  isolate: (command, argv) => runIsolated(command, argv, process.env, stderr),
 }).then((code) => {
   process.exitCode = code;
   if (stdinStream) process.stdin.destroy();

@@ -17,8 +17,8 @@ export interface IO {
   readonly ask?: (question: string) => Promise<string | null>;
   /** Asks for one key press (no Enter needed) in a terminal; null at end of input. */
   readonly key?: (question: string) => Promise<string | null>;
-  /** Runs the CLI with these arguments on a worker thread (commands/isolate.ts); null: run here. The CLI only. */
-  readonly isolate?: (argv: readonly string[]) => Promise<number> | null;
+  /** Runs the CLI with these arguments (command `command`) on a worker thread (commands/isolate.ts); null: run here. The CLI only. */
+  readonly isolate?: (command: string, argv: readonly string[]) => Promise<number> | null;
 }
 
 export function useColor(io: IO, stream: Writable): boolean {

@@ -137,7 +137,7 @@ export async function main(io: IO): Promise<number> {
       return 0;
     }
     // Out of heap on a worker is one line and exit 2; on the main thread it would be V8's fatal trace.
-    const isolated = ISOLATED.has(name) ? io.isolate?.(io.argv) : null;
+    const isolated = ISOLATED.has(name) ? io.isolate?.(name, io.argv) : null;
     if (isolated) return await isolated;
     const command = await entry.load();
     return await command.run(commandArgs, io);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generateHardVault } from '../scripts/bench/generate.mjs';
+import { workerErrorText } from '../src/commands/isolate.js';
 import { CLI, runBin, tempDir } from './helpers/run.js';
 
 const DEMO = join(process.cwd(), 'fixtures', 'demo-vault');
@@ -89,5 +90,26 @@ describe('MEMLINT_TIMING on a worker', () => {
     const phase = both.indexOf('memlint timing: read+parse');
     expect(phase).toBeGreaterThanOrEqual(0);
     expect(phase).toBeLessThan(both.indexOf('"manifest"'));
+  });
+});
+
+describe('what the main thread prints when its worker ends in an error', () => {
+  it('out of heap: the one line, naming the command', () => {
+    const e = Object.assign(new Error('Worker terminated due to reaching memory limit'), {
+      code: 'ERR_WORKER_OUT_OF_MEMORY',
+    });
+    expect(workerErrorText(e, 'report', ['report', 'v', '--html', 'x'])).toMatch(
+      /^memlint: report: out of memory: [^\n]*memlint report …\n$/,
+    );
+  });
+
+  it('anything else: one line however many the message has, the stack only with --debug', () => {
+    const e = new Error("Cannot find module 'zod'\nRequire stack:\n- /x/memlint.cjs");
+    expect(workerErrorText(e, 'consolidate', ['consolidate'])).toBe(
+      "memlint: internal error: Cannot find module 'zod' (run again with --debug for the stack trace)\n",
+    );
+    const debug = workerErrorText(e, 'consolidate', ['consolidate', '--debug']);
+    expect(debug.startsWith("memlint: internal error: Cannot find module 'zod'\n")).toBe(true);
+    expect(debug).toContain(e.stack!);
   });
 });

@@ -32,10 +32,27 @@ export function outOfMemoryLine(command: string, heapLimitBytes: number): string
 }
 
 /**
- * Runs the CLI with `argv` on a worker thread and resolves to its exit code; null when it cannot (already on a
- * worker or `MEMLINT_ISOLATE=0`, no entry file, the worker could not start): the caller then runs the command itself.
+ * What the main thread prints when its worker ends in an error: out of heap, the one line; anything else that escaped
+ * the command's own handling (main.ts), one line as main.ts prints an internal error (the stack with `--debug`).
+ */
+export function workerErrorText(e: Error & { code?: string }, command: string, argv: readonly string[]): string {
+  if (e.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return outOfMemoryLine(command, process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit);
+  const debug = argv.includes('--debug');
+  const line = String(e.message).split('\n')[0];
+  return (
+    `memlint: internal error: ${line}${debug ? '' : ' (run again with --debug for the stack trace)'}\n` +
+    (debug && e.stack ? `${e.stack}\n` : '')
+  );
+}
+
+/**
+ * Runs the CLI with `argv` (whose command is `command`) on a worker thread and resolves to its exit code; null when it
+ * cannot (already on a worker or `MEMLINT_ISOLATE=0`, no entry file, the worker could not start): the caller then
+ * runs the command itself.
  */
 export function runIsolated(
+  command: string,
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   stderr: Writable,
@@ -52,15 +69,11 @@ export function runIsolated(
   } catch {
     return null;
   }
-  const command = argv.find((a) => !a.startsWith('-')) ?? 'memlint';
   return new Promise((resolve) => {
     let failed = false;
     worker.on('error', (e: Error & { code?: string }) => {
       failed = true;
-      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        const limit = process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit;
-        stderr.write(outOfMemoryLine(command, limit));
-      } else stderr.write(`memlint: internal error: ${e.message}\n`);
+      stderr.write(workerErrorText(e, command, argv));
     });
     worker.on('exit', (code) => resolve(failed ? 2 : code));
   });
